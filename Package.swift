@@ -1,0 +1,61 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Our own targets: Swift 6 language mode (the tools-version default) and no warnings.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "Imago",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2), .watchOS(.v11)],
+    products: [
+        .library(name: "Imago", targets: ["Imago"]),
+        .library(name: "ImagoTestSupport", targets: ["ImagoTestSupport"]),
+        .executable(name: "imago", targets: ["ImagoCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "Imago",
+            dependencies: [
+                "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ImagoTestSupport",
+            dependencies: [
+                "Imago",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ImagoCLI",
+            dependencies: [
+                "Imago",
+                "ImagoTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ImagoTests",
+            dependencies: ["Imago", "ImagoTestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

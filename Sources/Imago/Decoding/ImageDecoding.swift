@@ -1,0 +1,45 @@
+import Foundation
+
+/// Turns encoded bytes into an image. Plug in your own to support another format.
+///
+/// Decoders are chosen by sniffing the bytes (``ImageFormat/sniff(_:)``), never by the URL's
+/// extension or the `Content-Type` alone. A decoder runs off the main thread and must not keep
+/// state between calls.
+public protocol ImageDecoding: Sendable {
+    /// Whether this decoder handles `format`.
+    func canDecode(_ format: ImageFormat) -> Bool
+
+    /// Decodes `data`, which ``ImageFormat/sniff(_:)`` identified as `context.format`.
+    ///
+    /// Check `context.limits` against the header before allocating pixel memory. When
+    /// `context.targetPixelSize` is set, the decoder may decode at any reduced scale whose
+    /// longer side is still at least that many pixels (JPEG's DCT scaling); the pipeline resamples
+    /// to the exact size afterwards.
+    /// - Throws: ``ImagePipeline/Error`` (`decodingFailed`, `limitExceeded`, `unsupportedFormat`).
+    func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer
+}
+
+/// What a decoder is told besides the bytes.
+public struct DecodingContext: Sendable {
+    /// The sniffed format of the bytes.
+    public var format: ImageFormat
+    /// Where the bytes came from, for error messages.
+    public var url: URL?
+    /// The limits to enforce.
+    public var limits: DecodingLimits
+    /// When set, the longer side the caller will display at most; decoders may decode smaller.
+    public var targetPixelSize: Int?
+    /// Whether the caller wants every frame of an animation (otherwise the first frame only).
+    public var decodesAllFrames: Bool
+
+    public init(
+        format: ImageFormat, url: URL? = nil, limits: DecodingLimits = DecodingLimits(),
+        targetPixelSize: Int? = nil, decodesAllFrames: Bool = true
+    ) {
+        self.format = format
+        self.url = url
+        self.limits = limits
+        self.targetPixelSize = targetPixelSize
+        self.decodesAllFrames = decodesAllFrames
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Everything that can go wrong between a URL and a decoded image.
+    ///
+    /// Each case names what failed and carries what a user needs to act on it: the URL, the HTTP
+    /// status, the format, the limit. ``code`` is a stable machine-readable name (used by the
+    /// command line's `--json` output); ``description`` is a sentence for people.
+    public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// The URL's scheme is not http or https (file, ftp, data and the like are refused).
+        case unsupportedScheme(URL)
+        /// The server answered with a status outside 200–299.
+        case httpStatus(URL, statusCode: Int)
+        /// The body grew past the configured maximum; the download was stopped there.
+        case bodyTooLarge(URL, limit: Int)
+        /// The body ended at a different length than its `Content-Length` declared.
+        case bodyLengthMismatch(URL, expected: Int, received: Int)
+        /// A time limit ran out (see ``TimeoutKind``).
+        case timedOut(URL, TimeoutKind, after: Duration)
+        /// The connection could not be made or broke off; `reason` is the transport's own words.
+        case connectionFailed(URL, reason: String)
+        /// The server sent an empty body.
+        case emptyBody(URL)
+        /// The bytes are not an image format this platform can decode. `detail` says what they
+        /// looked like (an HTML page, say) or what to install.
+        case unsupportedFormat(URL?, detail: String)
+        /// The bytes claim a known format but could not be decoded: truncated or corrupt.
+        case decodingFailed(URL?, ImageFormat, reason: String)
+        /// The image exceeds a decoding limit, checked before any pixel memory was allocated.
+        case limitExceeded(URL?, DecodingLimits.Violation)
+        /// A processor (resize, crop…) could not produce its output.
+        case processingFailed(URL?, processor: String, reason: String)
+        /// The request asked for cached data only, and nothing was cached.
+        case notCached(URL)
+        /// The network is unreachable and the request could not wait any longer for it.
+        case offline(URL)
+        /// The caller cancelled the request.
+        case cancelled(URL)
+
+        /// Which time limit ran out.
+        public enum TimeoutKind: String, Sendable, Hashable {
+            /// No connection was established in time.
+            case connect
+            /// The whole download took longer than allowed.
+            case download
+            /// No byte arrived for too long in the middle of a download.
+            case stall
+        }
+
+        /// A stable, machine-readable name for the case, e.g. `http_status`.
+        public var code: String {
+            switch self {
+            case .unsupportedScheme: "unsupported_scheme"
+            case .httpStatus: "http_status"
+            case .bodyTooLarge: "body_too_large"
+            case .bodyLengthMismatch: "body_length_mismatch"
+            case .timedOut(_, let kind, _): "timeout_\(kind.rawValue)"
+            case .connectionFailed: "connection_failed"
+            case .emptyBody: "empty_body"
+            case .unsupportedFormat: "unsupported_format"
+            case .decodingFailed: "decoding_failed"
+            case .limitExceeded: "limit_exceeded"
+            case .processingFailed: "processing_failed"
+            case .notCached: "not_cached"
+            case .offline: "offline"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        /// The URL the failure concerns, when there is one.
+        public var url: URL? {
+            switch self {
+            case .unsupportedScheme(let url), .httpStatus(let url, _), .bodyTooLarge(let url, _),
+                .bodyLengthMismatch(let url, _, _), .timedOut(let url, _, _), .connectionFailed(let url, _),
+                .emptyBody(let url), .notCached(let url), .offline(let url), .cancelled(let url):
+                url
+            case .unsupportedFormat(let url, _), .decodingFailed(let url, _, _), .limitExceeded(let url, _),
+                .processingFailed(let url, _, _):
+                url
+            }
+        }
+
+        /// Whether a second attempt could succeed (connection trouble, timeouts, 408, 429, 5xx).
+        public var isTransient: Bool {
+            switch self {
+            case .timedOut, .connectionFailed: true
+            case .httpStatus(_, let status): status == 408 || status == 429 || (500...599).contains(status)
+            default: false
+            }
+        }
+
+        public var description: String {
+            let subject = url.map { "\($0.absoluteString)" } ?? "the image"
+            switch self {
+            case .unsupportedScheme(let url):
+                return "\(url.absoluteString): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
+            case .httpStatus(_, let status):
+                return "\(subject): the server answered HTTP \(status) \(HTTPStatus.reason(status)); no image was loaded."
+            case .bodyTooLarge(_, let limit):
+                return "\(subject): the body is larger than the \(limit)-byte limit; raise maximumBodySize to allow it."
+            case .bodyLengthMismatch(_, let expected, let received):
+                return "\(subject): the server declared \(expected) bytes but sent \(received); the download is incomplete."
+            case .timedOut(_, let kind, let after):
+                let what = switch kind {
+                case .connect: "no connection was made"
+                case .download: "the download did not finish"
+                case .stall: "no data arrived"
+                }
+                return "\(subject): \(what) within \(after.formattedSeconds); the server is slow or unreachable."
+            case .connectionFailed(_, let reason):
+                return "\(subject): the connection failed (\(reason)); check the host and the network."
+            case .emptyBody:
+                return "\(subject): the server sent an empty body instead of an image."
+            case .unsupportedFormat(_, let detail):
+                return "\(subject): not a supported image (\(detail))."
+            case .decodingFailed(_, let format, let reason):
+                return "\(subject): the \(format) data could not be decoded (\(reason)); the file is truncated or corrupt."
+            case .limitExceeded(_, let violation):
+                return "\(subject): \(violation); raise the limit in DecodingLimits only for trusted sources."
+            case .processingFailed(_, let processor, let reason):
+                return "\(subject): processor '\(processor)' failed: \(reason)."
+            case .notCached:
+                return "\(subject): not in any cache, and the request's cache policy forbids loading it."
+            case .offline:
+                return "\(subject): the network is unreachable; try again when the device is online."
+            case .cancelled:
+                return "\(subject): the request was cancelled."
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// "2.5 s", for error messages.
+    var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return "\(seconds.formatted(.number.precision(.fractionLength(0...3)))) s"
+    }
+}
+
+/// Reason phrases for the statuses people meet, for error messages.
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 301, 302, 307, 308: "(redirect not followed)"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

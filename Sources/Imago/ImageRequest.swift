@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What to load and how: a URL (with optional headers), the processing to apply, the cache policy
+/// and the priority.
+public struct ImageRequest: Sendable {
+    /// The image's http or https URL.
+    public var url: URL
+    /// Extra HTTP headers sent with the download. They do not take part in the cache key.
+    public var headers: [String: String]
+    /// When set, the image is scaled down so its longer side is at most this many pixels; JPEGs
+    /// are decoded at a reduced scale so the full-size image is never held.
+    public var thumbnailPixelSize: Int?
+    /// Processors applied in order after decoding (and after the thumbnail).
+    public var processors: [any ImageProcessing]
+    /// Which caches to read and write, and whether the network may be used.
+    public var cachePolicy: CachePolicy
+    /// The download's place in the queue; see ``ImageRequest/Priority``.
+    public var priority: Priority
+    /// Replaces the URL in the cache key, for URLs that carry changing tokens.
+    public var cacheKeyOverride: String?
+
+    /// A request for `url`.
+    public init(
+        url: URL, headers: [String: String] = [:], thumbnailPixelSize: Int? = nil,
+        processors: [any ImageProcessing] = [], cachePolicy: CachePolicy = .useCache,
+        priority: Priority = .normal, cacheKeyOverride: String? = nil
+    ) {
+        self.url = url
+        self.headers = headers
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.processors = processors
+        self.cachePolicy = cachePolicy
+        self.priority = priority
+        self.cacheKeyOverride = cacheKeyOverride
+    }
+
+    /// A request for the URL and headers of `urlRequest`.
+    public init(
+        urlRequest: URLRequest, thumbnailPixelSize: Int? = nil, processors: [any ImageProcessing] = [],
+        cachePolicy: CachePolicy = .useCache, priority: Priority = .normal
+    ) {
+        self.init(
+            url: urlRequest.url ?? URL(string: "about:blank")!,
+            headers: urlRequest.allHTTPHeaderFields ?? [:], thumbnailPixelSize: thumbnailPixelSize,
+            processors: processors, cachePolicy: cachePolicy, priority: priority)
+    }
+
+    /// Key of the downloaded bytes: the URL (or ``cacheKeyOverride``).
+    public var originalKey: CacheKey { CacheKey(cacheKeyOverride ?? url.absoluteString) }
+
+    /// Key of the final image: the original key plus the thumbnail and every processor.
+    public var processedKey: CacheKey {
+        var parts: [String] = []
+        if let thumbnailPixelSize { parts.append("thumbnail(\(thumbnailPixelSize))") }
+        parts += processors.map(\.identifier)
+        return parts.isEmpty ? originalKey : CacheKey(originalKey.rawValue + "#" + parts.joined(separator: "|"))
+    }
+
+    /// Whether any transformation applies after decoding.
+    public var isProcessed: Bool { thumbnailPixelSize != nil || !processors.isEmpty }
+}
+
+extension ImageRequest {
+    /// How urgent a request is. Waiting downloads start in priority order, then in arrival order.
+    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable, Codable {
+        case veryLow = 0
+        case low
+        case normal
+        case high
+        case veryHigh
+
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Which caches a request reads and writes, and whether it may go to the network.
+    public struct CachePolicy: Sendable, Hashable {
+        /// Read the memory cache.
+        public var readsMemory: Bool
+        /// Store the result in the memory cache.
+        public var writesMemory: Bool
+        /// Read the disk cache (and any extra cache layers).
+        public var readsDisk: Bool
+        /// Store the downloaded bytes (and processed variants, when asked) on disk.
+        public var writesDisk: Bool
+        /// Go to the network when the caches miss.
+        public var loadsFromNetwork: Bool
+
+        public init(
+            readsMemory: Bool = true, writesMemory: Bool = true, readsDisk: Bool = true,
+            writesDisk: Bool = true, loadsFromNetwork: Bool = true
+        ) {
+            self.readsMemory = readsMemory
+            self.writesMemory = writesMemory
+            self.readsDisk = readsDisk
+            self.writesDisk = writesDisk
+            self.loadsFromNetwork = loadsFromNetwork
+        }
+
+        /// Read and write every cache; load when they miss. The default.
+        public static let useCache = CachePolicy()
+        /// Skip the caches on the way in, download anew, and store the fresh result.
+        public static let reloadIgnoringCache = CachePolicy(readsMemory: false, readsDisk: false)
+        /// Offline: answer from the caches or fail with ``ImagePipeline/Error/notCached(_:)``.
+        public static let returnCacheDataDontLoad = CachePolicy(loadsFromNetwork: false)
+    }
+}

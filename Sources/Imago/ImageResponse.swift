@@ -1,0 +1,27 @@
+/// A loaded image and where it came from.
+public struct ImageResponse: Sendable {
+    /// Where a response was served from.
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// The memory cache: no I/O, no decoding.
+        case memory
+        /// The disk cache (or another local cache layer): decoded from stored bytes.
+        case disk
+        /// Downloaded.
+        case network
+    }
+
+    /// The decoded (and processed) image with its format and frames.
+    public var container: ImageContainer
+    /// Where it came from.
+    public var source: Source
+
+    public init(container: ImageContainer, source: Source) {
+        self.container = container
+        self.source = source
+    }
+
+    /// The displayable image.
+    public var image: PlatformImage { container.image }
+    /// The encoded format it was decoded from.
+    public var format: ImageFormat { container.format }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Downloads the bytes of an image. `HTTPClientDataLoader` (Linux) and `URLSessionDataLoader`
+/// (Apple, also on Linux) are the implementations shipped; plug in your own for another transport.
+public protocol DataLoading: Sendable {
+    /// Downloads the whole body for `request`, calling `progress` as bytes arrive.
+    ///
+    /// Cancelling the calling task stops the download and throws ``ImagePipeline/Error/cancelled(_:)``.
+    /// - Throws: ``ImagePipeline/Error``: `unsupportedScheme`, `httpStatus`, `bodyTooLarge`,
+    ///   `bodyLengthMismatch`, `timedOut`, `connectionFailed`, `emptyBody`, `cancelled`.
+    func loadData(
+        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataResponse
+}
+
+/// One HTTP GET: the URL and any extra headers.
+public struct DataRequest: Sendable, Hashable {
+    /// An http or https URL.
+    public var url: URL
+    /// Extra request headers (authorization, cookies, `If-None-Match`…).
+    public var headers: [String: String]
+
+    public init(url: URL, headers: [String: String] = [:]) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// A completed download.
+public struct DataResponse: Sendable, Hashable {
+    /// The complete body.
+    public var data: Data
+    /// The HTTP status (2xx, or 304 for a revalidated entry).
+    public var statusCode: Int
+    /// Response headers with lower-cased names.
+    public var headers: [String: String]
+
+    public init(data: Data, statusCode: Int, headers: [String: String]) {
+        self.data = data
+        self.statusCode = statusCode
+        self.headers = headers
+    }
+}
+
+/// How far a download has come.
+public struct DownloadProgress: Sendable, Hashable {
+    /// Bytes received so far.
+    public var completed: Int64
+    /// Bytes expected, when the server declared a length.
+    public var total: Int64?
+
+    public init(completed: Int64, total: Int64?) {
+        self.completed = completed
+        self.total = total
+    }
+
+    /// Completed fraction in 0...1, or `nil` when the total is unknown.
+    public var fraction: Double? {
+        guard let total, total > 0 else { return nil }
+        return min(1, Double(completed) / Double(total))
+    }
+}
+
+/// Limits that every ``DataLoading`` implementation shipped with Imago enforces.
+public struct DataLoaderConfiguration: Sendable, Hashable {
+    /// Largest body accepted, enforced while streaming. Default: 50 MiB.
+    public var maximumBodySize: Int = 50 * 1024 * 1024
+    /// Time allowed to establish a connection. Default: 10 s.
+    public var connectTimeout: Duration = .seconds(10)
+    /// Time allowed for the whole download, from request to last byte. Default: 30 s.
+    public var downloadTimeout: Duration = .seconds(30)
+    /// Longest silence allowed in the middle of a download. Default: 15 s.
+    public var stallTimeout: Duration = .seconds(15)
+    /// Most connections open at once to all hosts together. Default: 6.
+    public var maximumConnections: Int = 6
+    /// Sent as `User-Agent` unless the request sets one. Default: `Imago`.
+    public var userAgent: String = "Imago"
+
+    /// The defaults.
+    public init() {}
+}
