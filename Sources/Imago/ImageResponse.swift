@@ -15,9 +15,13 @@ public struct ImageResponse: Sendable {
     /// Where it came from.
     public var source: Source
 
-    public init(container: ImageContainer, source: Source) {
+    /// Size of the encoded bytes the image was decoded from; `nil` for a memory hit.
+    public var encodedByteCount: Int?
+
+    public init(container: ImageContainer, source: Source, encodedByteCount: Int? = nil) {
         self.container = container
         self.source = source
+        self.encodedByteCount = encodedByteCount
     }
 
     /// The displayable image.

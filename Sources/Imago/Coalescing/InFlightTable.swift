@@ -1,0 +1,165 @@
+import Synchronization
+
+/// The work under way, at most one piece per key: callers asking for the same key while it runs
+/// share it, each can leave alone, and the work is cancelled only when its last caller leaves.
+///
+/// The work runs in its own unstructured task, so no caller's cancellation reaches it directly.
+/// One lock guards the whole table; it is held only for bookkeeping, never across work.
+final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Outcome = Result<Value, ImagePipeline.Error>
+
+    struct Waiter: Sendable {
+        let continuation: CheckedContinuation<Outcome, Never>
+        let progress: (@Sendable (DownloadProgress) -> Void)?
+        let cancellation: ImagePipeline.Error
+    }
+
+    private struct Entry {
+        let generation: UInt64
+        var machine = SharedWorkStateMachine<Waiter>()
+        var task: Task<Void, Never>?
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var nextID: UInt64 = 0
+
+        mutating func makeID() -> UInt64 {
+            nextID += 1
+            return nextID
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// What the shared work sees of its waiters.
+    struct Context: Sendable {
+        fileprivate let table: InFlightTable
+        fileprivate let key: Key
+        fileprivate let generation: UInt64
+
+        /// Passes progress to every waiter still waiting.
+        func report(_ progress: DownloadProgress) { table.report(progress, key: key, generation: generation) }
+
+        /// The highest priority among the waiters still waiting.
+        var priority: ImageRequest.Priority { table.priority(key: key, generation: generation) ?? .normal }
+    }
+
+    /// Number of keys with work under way.
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Waits for the work for `key`, starting it with `work` when none runs.
+    ///
+    /// - Parameters:
+    ///   - cancellation: the error this caller gets when it is cancelled.
+    ///   - progress: told about the shared work's progress, from any thread.
+    func value(
+        for key: Key, priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,
+        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
+    ) async throws(ImagePipeline.Error) -> Value {
+        let id = state.withLock { $0.makeID() }
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let waiter = Waiter(continuation: continuation, progress: progress, cancellation: cancellation)
+                join(key: key, id: id, waiter: waiter, priority: priority, work: work)
+            }
+        } onCancel: {
+            leave(key: key, id: id)
+        }
+        return try outcome.get()
+    }
+
+    private func join(
+        key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
+        work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
+    ) {
+        let answerNow: Bool = state.withLock { state in
+            // Checked under the lock: `leave` takes it too, so a cancellation is either seen
+            // here or finds the waiter registered.
+            if Task.isCancelled { return true }
+            while true {
+                if state.entries[key] == nil {
+                    state.entries[key] = Entry(generation: state.makeID())
+                }
+                switch state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority) {
+                case .join:
+                    return false
+                case .closed:
+                    state.entries[key] = nil  // finished or abandoned: replace it
+                case .start:
+                    let context = Context(table: self, key: key, generation: state.entries[key]!.generation)
+                    state.entries[key]!.task = Task.detached(priority: priority.taskPriority) {
+                        let outcome: Outcome
+                        do throws(ImagePipeline.Error) {
+                            outcome = .success(try await work(context))
+                        } catch {
+                            outcome = .failure(error)
+                        }
+                        self.finish(key: key, generation: context.generation, outcome: outcome)
+                    }
+                    return false
+                }
+            }
+        }
+        if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
+    }
+
+    private func leave(key: Key, id: UInt64) {
+        let action: (SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?) = state.withLock { state in
+            guard var entry = state.entries[key] else { return (.none, nil) }
+            let action = entry.machine.remove(id: id)
+            if case .cancelWaiterAndWork = action {
+                state.entries[key] = nil
+                return (action, entry.task)
+            }
+            state.entries[key] = entry
+            return (action, nil)
+        }
+        switch action.0 {
+        case .none:
+            break
+        case .cancelWaiter(let waiter):
+            waiter.continuation.resume(returning: .failure(waiter.cancellation))
+        case .cancelWaiterAndWork(let waiter):
+            action.1?.cancel()
+            waiter.continuation.resume(returning: .failure(waiter.cancellation))
+        }
+    }
+
+    private func finish(key: Key, generation: UInt64, outcome: Outcome) {
+        let waiters: [Waiter] = state.withLock { state in
+            guard var entry = state.entries[key], entry.generation == generation else { return [] }
+            let waiters = entry.machine.finish()
+            state.entries[key] = nil
+            return waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+    }
+
+    private func report(_ progress: DownloadProgress, key: Key, generation: UInt64) {
+        let handlers = state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
+            guard let entry = state.entries[key], entry.generation == generation else { return [] }
+            return entry.machine.currentWaiters.compactMap(\.progress)
+        }
+        for handler in handlers { handler(progress) }
+    }
+
+    private func priority(key: Key, generation: UInt64) -> ImageRequest.Priority? {
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.generation == generation else { return nil }
+            return entry.machine.priority
+        }
+    }
+}
+
+extension ImageRequest.Priority {
+    /// The task priority that work of this priority runs at.
+    var taskPriority: TaskPriority {
+        switch self {
+        case .veryLow, .low: .low
+        case .normal: .medium
+        case .high, .veryHigh: .high
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Imago
+
+/// `imago fetch URL...`: loads every URL concurrently through one pipeline.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load images concurrently through one pipeline and report each one.",
+        discussion: """
+            Exit status: 0 when every image loaded, 1 when any failed, 2 for a usage error.
+            With --json, prints one JSON object per URL on its own line.
+            """
+    )
+
+    @Argument(help: "http or https URLs of images.")
+    var urls: [String]
+
+    @Option(name: .customLong("cache-dir"), help: "Disk cache directory (default: the user cache directory's imago folder).")
+    var cacheDirectory: String?
+
+    @Flag(name: .customLong("no-disk-cache"), help: "Use no disk cache.")
+    var noDiskCache = false
+
+    @Option(name: .customLong("thumbnail"), help: "Scale each image so its longer side is at most PIXELS.")
+    var thumbnailPixelSize: Int?
+
+    @Option(name: .customLong("out"), help: "Write each decoded image into this directory (PNG, or JPEG for JPEG sources).")
+    var outputDirectory: String?
+
+    @Flag(help: "Print one JSON object per URL instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if urls.isEmpty { throw ValidationError("Give at least one URL.") }
+        if let thumbnailPixelSize, thumbnailPixelSize < 1 {
+            throw ValidationError("--thumbnail takes a positive number of pixels, not \(thumbnailPixelSize).")
+        }
+        if noDiskCache && cacheDirectory != nil {
+            throw ValidationError("--cache-dir and --no-disk-cache contradict each other; give one.")
+        }
+        for url in urls where URL(string: url) == nil {
+            throw ValidationError("'\(url)' is not a URL.")
+        }
+    }
+
+    func run() async throws {
+        let diskCache: DiskCache?
+        do {
+            diskCache = noDiskCache ? nil : try DiskCache(directory: cacheDirectoryURL())
+        } catch {
+            throw ValidationError("Cannot use the disk cache: \(error)")
+        }
+        let output = try outputDirectory.map(OutputDirectory.init(path:))
+        let pipeline = ImagePipeline(configuration: .init(diskCache: diskCache))
+        let progress = json || !ProgressBar.isTerminal ? nil : ProgressBar(total: urls.count)
+        let requests = urls.map { ImageRequest(url: URL(string: $0)!, thumbnailPixelSize: thumbnailPixelSize) }
+
+        var failures = 0
+        await withTaskGroup(of: FetchReport.self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    await FetchReport.load(request, index: index, pipeline: pipeline, output: output)
+                }
+            }
+            for await report in group {
+                if !report.ok { failures += 1 }
+                progress?.advance()
+                progress?.clear()
+                print(json ? report.jsonLine() : report.textLine())
+                progress?.draw()
+            }
+        }
+        progress?.finish()
+        await pipeline.waitForDiskWrites()
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func cacheDirectoryURL() -> URL {
+        if let cacheDirectory { return URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        return DiskCache.defaultDirectory()
+    }
+}

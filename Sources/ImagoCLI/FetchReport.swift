@@ -1,0 +1,90 @@
+import Foundation
+import Imago
+
+/// The outcome of loading one URL, printed as a table row or a JSON line.
+struct FetchReport: Sendable {
+    let url: String
+    let result: Result<Loaded, Failure>
+
+    struct Loaded: Sendable {
+        let source: ImageResponse.Source
+        let format: ImageFormat
+        let size: PixelSize
+        let frames: Int
+        let bytes: Int?
+        let file: String?
+    }
+
+    /// Why a URL failed: a stable code and a sentence.
+    struct Failure: Error, Sendable {
+        let code: String
+        let message: String
+
+        init(_ error: ImagePipeline.Error) {
+            code = error.code
+            message = error.description
+        }
+
+        init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    var ok: Bool { if case .success = result { true } else { false } }
+
+    /// Loads `request` and, when `output` is set, writes the image there.
+    static func load(
+        _ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: OutputDirectory?
+    ) async -> FetchReport {
+        let url = request.url.absoluteString
+        do throws(Failure) {
+            let response: ImageResponse
+            do throws(ImagePipeline.Error) {
+                response = try await pipeline.image(for: request)
+            } catch {
+                throw Failure(error)
+            }
+            let file = try output?.write(response, for: request.url, index: index)
+            let loaded = Loaded(
+                source: response.source, format: response.format, size: response.container.pixelSize,
+                frames: response.container.frameCount, bytes: response.encodedByteCount, file: file)
+            return FetchReport(url: url, result: .success(loaded))
+        } catch {
+            return FetchReport(url: url, result: .failure(error))
+        }
+    }
+
+    /// `{"url", "ok", "source", "format", "width", "height", "frames", "bytes"}` or
+    /// `{"url", "ok": false, "error": {"code", "message"}}`, on one line.
+    func jsonLine() -> String {
+        var object: [String: JSONValue] = ["url": .string(url), "ok": .bool(ok)]
+        switch result {
+        case .success(let loaded):
+            object["source"] = .string(loaded.source.rawValue)
+            object["format"] = .string(loaded.format.rawValue)
+            object["width"] = .int(loaded.size.width)
+            object["height"] = .int(loaded.size.height)
+            object["frames"] = .int(loaded.frames)
+            object["bytes"] = loaded.bytes.map(JSONValue.int) ?? .null
+            if let file = loaded.file { object["file"] = .string(file) }
+        case .failure(let error):
+            object["error"] = .object(["code": .string(error.code), "message": .string(error.message)])
+        }
+        return JSONValue.object(object).encoded()
+    }
+
+    /// A human-readable line.
+    func textLine() -> String {
+        switch result {
+        case .success(let loaded):
+            let bytes = loaded.bytes.map { ByteCount.format($0) } ?? "-"
+            let frames = loaded.frames > 1 ? " \(loaded.frames) frames" : ""
+            let file = loaded.file.map { " → \($0)" } ?? ""
+            return "ok   \(loaded.source.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+                + "\(loaded.format) \(loaded.size)\(frames) \(bytes)  \(url)\(file)"
+        case .failure(let error):
+            return "FAIL \(error.code): \(error.message)"
+        }
+    }
+}

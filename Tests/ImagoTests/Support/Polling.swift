@@ -1,0 +1,13 @@
+/// Waits until `condition` holds, checking every 10 ms, for at most `limit`; returns whether it
+/// held. For effects that happen on other threads (a connection closing), never for speed.
+func eventually(
+    within limit: Duration = .seconds(10), _ condition: @Sendable () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
