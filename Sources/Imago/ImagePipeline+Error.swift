@@ -9,8 +9,9 @@ extension ImagePipeline {
     public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
         /// The URL's scheme is not http or https (file, ftp, data and the like are refused).
         case unsupportedScheme(URL)
-        /// The server answered with a status outside 200–299.
-        case httpStatus(URL, statusCode: Int)
+        /// The server answered with a status outside 200–299; `retryAfter` is its `Retry-After`
+        /// header, when it sent one (429 and 503 often do).
+        case httpStatus(URL, statusCode: Int, retryAfter: Duration? = nil)
         /// The body grew past the configured maximum; the download was stopped there.
         case bodyTooLarge(URL, limit: Int)
         /// The body ended at a different length than its `Content-Length` declared.
@@ -70,7 +71,7 @@ extension ImagePipeline {
         /// The URL the failure concerns, when there is one.
         public var url: URL? {
             switch self {
-            case .unsupportedScheme(let url), .httpStatus(let url, _), .bodyTooLarge(let url, _),
+            case .unsupportedScheme(let url), .httpStatus(let url, _, _), .bodyTooLarge(let url, _),
                 .bodyLengthMismatch(let url, _, _), .timedOut(let url, _, _), .connectionFailed(let url, _),
                 .emptyBody(let url), .notCached(let url), .offline(let url), .cancelled(let url):
                 url
@@ -84,9 +85,15 @@ extension ImagePipeline {
         public var isTransient: Bool {
             switch self {
             case .timedOut, .connectionFailed: true
-            case .httpStatus(_, let status): status == 408 || status == 429 || (500...599).contains(status)
+            case .httpStatus(_, let status, _): status == 408 || status == 429 || (500...599).contains(status)
             default: false
             }
+        }
+
+        /// How long the server asked to wait before trying again (`Retry-After`), if it did.
+        public var retryAfter: Duration? {
+            if case .httpStatus(_, _, let retryAfter) = self { return retryAfter }
+            return nil
         }
 
         public var description: String {
@@ -94,7 +101,7 @@ extension ImagePipeline {
             switch self {
             case .unsupportedScheme(let url):
                 return "\(url.absoluteString): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
-            case .httpStatus(_, let status):
+            case .httpStatus(_, let status, _):
                 return "\(subject): the server answered HTTP \(status) \(HTTPStatus.reason(status)); no image was loaded."
             case .bodyTooLarge(_, let limit):
                 return "\(subject): the body is larger than the \(limit)-byte limit; raise maximumBodySize to allow it."
