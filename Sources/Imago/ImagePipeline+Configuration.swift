@@ -3,7 +3,8 @@ import Logging
 
 extension ImagePipeline {
     /// Everything a pipeline is made of. Each field has a default suited to an app that shows
-    /// images from the web; change what you need and pass it to ``ImagePipeline/init(configuration:)``.
+    /// images from the web; change what you need, or start from a preset (``default``,
+    /// ``highPerformance``, ``lowMemory``, ``offlineFirst``).
     public struct Configuration: Sendable {
         /// Downloads the bytes. Default: `HTTPClientDataLoader` on Linux (AsyncHTTPClient is about
         /// seven times faster there than URLSession), `URLSessionDataLoader` on Apple platforms.
@@ -13,36 +14,86 @@ extension ImagePipeline {
         public var decoder: any ImageDecoding
         /// Ceilings checked before decoding. Default: ``DecodingLimits/init()`` (100 megapixels…).
         public var decodingLimits: DecodingLimits
-        /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits;
-        /// `nil` turns the memory cache off.
+        /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
+        /// (20% of physical memory up to 512 MiB, 1,000 images); `nil` turns it off.
         public var memoryCache: MemoryCache<CacheKey, ImageContainer>?
         /// Downloaded bytes, across launches. Default: `nil`, no disk cache: pass a ``DiskCache``
         /// (for example `try DiskCache(directory: DiskCache.defaultDirectory())`) to keep them.
         public var diskCache: DiskCache?
+        /// Extra tiers asked in order after the disk cache and before the network. Default: none.
+        public var cacheLayers: [any CacheLayer]
+        /// Whether processed images (thumbnails, resized, cropped) are also stored on disk,
+        /// encoded as JPEG (opaque) or PNG (with alpha), so the next launch skips decoding the
+        /// original. Default: `false`.
+        public var storesProcessedImagesOnDisk: Bool
+        /// Whether an expired disk entry is served before asking the network (offline first).
+        /// Default: `false`: expired entries are revalidated or downloaded again.
+        public var servesExpiredEntries: Bool
+        /// Whether `ETag`, `Last-Modified` and `Cache-Control` of responses are honoured: `max-age`
+        /// sets the entry's lifetime, `no-store` keeps it off the disk, and expired entries are
+        /// revalidated with `If-None-Match` / `If-Modified-Since`. Default: `true`.
+        public var honoursHTTPCacheHeaders: Bool
+        /// Downloads running at once; the rest wait in priority order. Default: 6.
+        public var maximumConcurrentDownloads: Int
+        /// When a failed download is tried again. Default: ``RetryPolicy/default`` (3 attempts,
+        /// 0.5 s base, 10 s cap).
+        public var retryPolicy: RetryPolicy
+        /// Whether the network is reachable. Default: ``Connectivity/system``.
+        public var connectivity: Connectivity
+        /// How long a request waits for the network to come back before failing with `offline`;
+        /// `nil` never waits (the download is simply tried). Default: `nil`.
+        public var waitsForConnectivity: Duration?
         /// Requests at or above this priority are pinned in the memory cache, where LRU never
         /// evicts them. Default: `.veryHigh`; `nil` pins nothing.
         public var pinnedPriority: ImageRequest.Priority?
+        /// The clock for retry back-off and connectivity waits. Default: `ContinuousClock()`;
+        /// tests inject a manual one.
+        public var clock: any Clock<Duration>
         /// Where the pipeline logs. Default: a logger labelled `imago` that discards everything;
         /// Imago never bootstraps the logging system.
         public var logger: Logger
+        /// The prefix of the swift-metrics labels. Default: `imago`.
+        public var metricsLabel: String
 
-        /// A configuration with every default, and the data loader given.
+        /// A configuration with every default but what is given.
         public init(
-            dataLoader: any DataLoading = ImagePipeline.Configuration.makeDefaultDataLoader(),
+            dataLoader: (any DataLoading)? = nil,
             decoder: any ImageDecoding = ImageDecoder(),
             decodingLimits: DecodingLimits = DecodingLimits(),
             memoryCache: MemoryCache<CacheKey, ImageContainer>? = MemoryCache(),
             diskCache: DiskCache? = nil,
+            cacheLayers: [any CacheLayer] = [],
+            storesProcessedImagesOnDisk: Bool = false,
+            servesExpiredEntries: Bool = false,
+            honoursHTTPCacheHeaders: Bool = true,
+            maximumConcurrentDownloads: Int = 6,
+            retryPolicy: RetryPolicy = .default,
+            connectivity: Connectivity = .system,
+            waitsForConnectivity: Duration? = nil,
             pinnedPriority: ImageRequest.Priority? = .veryHigh,
-            logger: Logger = Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() })
+            clock: any Clock<Duration> = ContinuousClock(),
+            logger: Logger = Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() }),
+            metricsLabel: String = "imago"
         ) {
-            self.dataLoader = dataLoader
+            precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
+            self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
+                configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
             self.decoder = decoder
             self.decodingLimits = decodingLimits
             self.memoryCache = memoryCache
             self.diskCache = diskCache
+            self.cacheLayers = cacheLayers
+            self.storesProcessedImagesOnDisk = storesProcessedImagesOnDisk
+            self.servesExpiredEntries = servesExpiredEntries
+            self.honoursHTTPCacheHeaders = honoursHTTPCacheHeaders
+            self.maximumConcurrentDownloads = maximumConcurrentDownloads
+            self.retryPolicy = retryPolicy
+            self.connectivity = connectivity
+            self.waitsForConnectivity = waitsForConnectivity
             self.pinnedPriority = pinnedPriority
+            self.clock = clock
             self.logger = logger
+            self.metricsLabel = metricsLabel
         }
 
         /// The platform's default loader: `HTTPClientDataLoader` on Linux, `URLSessionDataLoader`

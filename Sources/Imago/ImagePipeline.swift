@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Loads images: memory cache, then disk cache, then the network, with one download and one
-/// decode for every group of identical requests.
+/// Loads images: memory cache, then disk cache (and any extra cache layers), then the network,
+/// with one download and one decode for every group of identical requests.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline()
@@ -18,16 +18,26 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
 
     /// Decoded (and processed) images under way, by processed key and cache policy.
-    private let imageWork = InFlightTable<WorkKey, ImageResponse>()
+    let imageWork = InFlightTable<WorkKey, ImageResponse>()
     /// Downloads and disk reads under way, by original key and cache policy.
-    private let dataWork = InFlightTable<WorkKey, LoadedData>()
+    let dataWork = InFlightTable<WorkKey, LoadedData>()
+    /// Downloads in priority order, at most `maximumConcurrentDownloads` at once.
+    let scheduler: Scheduler
     /// Disk writes not yet finished; see ``waitForDiskWrites()``.
-    private let diskWrites = Mutex<[UInt64: Task<Void, Never>]>([:])
-    private let nextWriteID = Atomic<UInt64>(0)
+    let diskWrites = Mutex<[UInt64: Task<Void, Never>]>([:])
+    let nextWriteID = Atomic<UInt64>(0)
+    let broadcaster = EventBroadcaster()
+    let metrics: PipelineMetrics
+    /// Random numbers for retry jitter.
+    let random = Mutex(SystemRandomNumberGenerator())
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
+        self.metrics = PipelineMetrics(label: configuration.metricsLabel)
     }
+
+    deinit { broadcaster.finish() }
 
     /// The memory cache, when there is one.
     public var memoryCache: MemoryCache<CacheKey, ImageContainer>? { configuration.memoryCache }
@@ -43,144 +53,114 @@ public final class ImagePipeline: Sendable {
     public func image(
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(Error) -> ImageResponse {
+        try await image(for: request, progress: progress, onWaiting: { _ in })
+    }
+
+    /// ``image(for:progress:)`` that also hands out the caller's place among the waiters, so an
+    /// ``ImageTask`` can change its priority.
+    func image(
+        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        onWaiting: (InFlightTable<WorkKey, ImageResponse>.WaiterHandle) -> Void
+    ) async throws(Error) -> ImageResponse {
         try validate(request)
+        let start = ContinuousClock.now
         if let cached = cachedImage(for: request) {
-            return ImageResponse(container: cached, source: .memory)
+            var timing = StageTiming()
+            timing.total = ContinuousClock.now - start
+            broadcaster.send(.completed(request.url, source: .memory, timing: timing))
+            return ImageResponse(container: cached, source: .memory, timing: timing)
         }
-        return try await imageWork.value(
-            for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,
-            cancellation: .cancelled(request.url), progress: progress
-        ) { context throws(Error) in
-            try await self.loadImage(for: request, context: context)
+        broadcaster.send(.started(request.url, key: request.processedKey))
+        let reporter: (@Sendable (DownloadProgress) -> Void)? =
+            broadcaster.isActive || progress != nil
+            ? { [broadcaster] update in
+                progress?(update)
+                broadcaster.send(.progress(request.url, update))
+            } : nil
+        do throws(Error) {
+            var response = try await imageWork.value(
+                for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,
+                cancellation: .cancelled(request.url), progress: reporter, onWaiting: onWaiting
+            ) { context throws(Error) in
+                try await self.loadImage(for: request, context: context)
+            }
+            response.timing.total = ContinuousClock.now - start
+            broadcaster.send(.completed(request.url, source: response.source, timing: response.timing))
+            return response
+        } catch {
+            if case .cancelled = error {
+                broadcaster.send(.cancelled(request.url))
+            } else {
+                metrics.recordError(error)
+                broadcaster.send(.failed(request.url, error))
+            }
+            throw error
         }
     }
 
     /// The image for `request` if the memory cache holds it, without any other work.
     public func cachedImage(for request: ImageRequest) -> ImageContainer? {
-        guard request.cachePolicy.readsMemory else { return nil }
-        return configuration.memoryCache?.value(forKey: request.processedKey)
+        guard request.cachePolicy.readsMemory, let memoryCache = configuration.memoryCache else { return nil }
+        let cached = memoryCache.value(forKey: request.processedKey)
+        (cached == nil ? metrics.memoryMisses : metrics.memoryHits).increment()
+        return cached
     }
 
-    /// A handle on loading `request`, for callers who want to cancel it or watch its progress.
+    /// A handle on loading `request`, for callers who want to cancel it, watch its progress or
+    /// change its priority.
     public func imageTask(with request: ImageRequest) -> ImageTask {
         ImageTask(request: request, pipeline: self)
     }
 
     // MARK: - Data
 
-    /// The original bytes of the image for `request`, from the disk cache or the network, and
-    /// where they came from. The memory cache holds decoded images only, so it is not consulted.
-    ///
-    /// Downloaded bytes are stored on disk when their header is a valid image's.
+    /// The original bytes of the image for `request`, from the disk cache (or a cache layer) or
+    /// the network, and where they came from. The memory cache holds decoded images only, so it is
+    /// not consulted. Downloaded bytes are stored on disk when their header is a valid image's.
     public func data(for request: ImageRequest) async throws(Error) -> (Data, ImageResponse.Source) {
         try validate(request)
-        let loaded = try await loadData(for: request, progress: nil)
+        let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
         if loaded.source == .network, ImageHeader.probe(loaded.data) != nil {
             storeOriginal(loaded, for: request)
         }
         return (loaded.data, loaded.source)
     }
 
-    // MARK: - Disk writes
+    // MARK: - Observation
 
-    /// Waits until every disk write started so far has finished. Writes run off the response
-    /// path, so call this before a process exits if the next launch should find the images.
-    public func waitForDiskWrites() async {
-        while true {
-            let pending = diskWrites.withLock { Array($0.values) }
-            if pending.isEmpty { return }
-            for task in pending { await task.value }
-        }
+    /// A stream of what the pipeline does from now on: every request's start, progress, and end.
+    /// Each call makes a new, independent stream; it ends when the consumer stops iterating or
+    /// the pipeline goes away. When more than `bufferingNewest` events wait, the oldest are dropped.
+    public func events(bufferingNewest limit: Int = 1_000) -> AsyncStream<PipelineEvent> {
+        broadcaster.subscribe(bufferingNewest: limit)
     }
 
-    // MARK: - The work
+    /// What the caches hold and what the network is doing, now.
+    public func statistics() -> Statistics {
+        Statistics(
+            memoryCost: configuration.memoryCache?.totalCost ?? 0,
+            memoryCount: configuration.memoryCache?.totalCount ?? 0,
+            disk: configuration.diskCache?.statistics(),
+            activeDownloads: scheduler.activeCount, queuedDownloads: scheduler.queuedCount)
+    }
+
+    /// A snapshot of ``ImagePipeline/statistics()``.
+    public struct Statistics: Sendable, Hashable {
+        /// Bytes of decoded images in the memory cache.
+        public var memoryCost: Int
+        /// Images in the memory cache.
+        public var memoryCount: Int
+        /// Entries and bytes on disk, when there is a disk cache.
+        public var disk: DiskCache.Statistics?
+        /// Downloads running now.
+        public var activeDownloads: Int
+        /// Downloads waiting for a slot.
+        public var queuedDownloads: Int
+    }
 
     private func validate(_ request: ImageRequest) throws(Error) {
         let scheme = request.url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(request.url) }
-    }
-
-    private func loadImage(
-        for request: ImageRequest, context: InFlightTable<WorkKey, ImageResponse>.Context
-    ) async throws(Error) -> ImageResponse {
-        if let cached = cachedImage(for: request) {  // stored while this work was queued
-            return ImageResponse(container: cached, source: .memory)
-        }
-        let loaded = try await loadData(for: request, progress: context.report)
-        try checkCancellation(request)
-        let decoded = try decode(loaded.data, for: request)
-        let processed = try process(decoded, for: request)
-        try checkCancellation(request)
-        if request.cachePolicy.writesMemory, let memoryCache = configuration.memoryCache {
-            let pinned = configuration.pinnedPriority.map { request.priority >= $0 } ?? false
-            memoryCache.store(processed, forKey: request.processedKey, cost: processed.cost, pinned: pinned)
-        }
-        if loaded.source == .network { storeOriginal(loaded, for: request) }
-        return ImageResponse(container: processed, source: loaded.source, encodedByteCount: loaded.data.count)
-    }
-
-    private func loadData(
-        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws(Error) -> LoadedData {
-        try await dataWork.value(
-            for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
-            cancellation: .cancelled(request.url), progress: progress
-        ) { context throws(Error) in
-            if request.cachePolicy.readsDisk, let diskCache = self.configuration.diskCache,
-                let data = diskCache.data(forKey: request.originalKey)
-            {
-                return LoadedData(data: data, source: .disk)
-            }
-            guard request.cachePolicy.loadsFromNetwork else { throw .notCached(request.url) }
-            let response = try await self.configuration.dataLoader.loadData(
-                for: DataRequest(url: request.url, headers: request.headers), progress: context.report)
-            return LoadedData(data: response.data, source: .network)
-        }
-    }
-
-    private func decode(_ data: Data, for request: ImageRequest) throws(Error) -> ImageContainer {
-        guard let format = ImageFormat.sniff(data) else {
-            return try ImageDecoder.decode(data, url: request.url, limits: configuration.decodingLimits)
-        }
-        let context = DecodingContext(
-            format: format, url: request.url, limits: configuration.decodingLimits,
-            targetPixelSize: request.thumbnailPixelSize)
-        return try configuration.decoder.decode(data, context: context)
-    }
-
-    private func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {
-        var result = container
-        if let size = request.thumbnailPixelSize {
-            result = try ThumbnailProcessor(maximumPixelSize: size).process(result)
-        }
-        for processor in request.processors {
-            result = try processor.process(result)
-        }
-        return result
-    }
-
-    /// Cancelled work writes nothing: check before every side effect.
-    private func checkCancellation(_ request: ImageRequest) throws(Error) {
-        if Task.isCancelled { throw .cancelled(request.url) }
-    }
-
-    /// Stores downloaded bytes on disk, once per download, off the response path.
-    private func storeOriginal(_ loaded: LoadedData, for request: ImageRequest) {
-        guard request.cachePolicy.writesDisk, let diskCache = configuration.diskCache,
-            loaded.claimDiskWrite()
-        else { return }
-        let id = nextWriteID.add(1, ordering: .relaxed).newValue
-        let logger = configuration.logger
-        diskWrites.withLock { writes in
-            writes[id] = Task.detached(priority: .utility) { [weak self] in
-                do {
-                    try diskCache.store(loaded.data, forKey: request.originalKey)
-                } catch {
-                    logger.warning("Could not store \(request.url) on disk: \(error)")
-                }
-                _ = self?.diskWrites.withLock { $0.removeValue(forKey: id) }
-            }
-        }
     }
 }
 
@@ -194,32 +174,5 @@ extension ImagePipeline {
             self.key = key
             self.policy = policy
         }
-    }
-
-    /// Bytes from the disk or the network, shared by every image made from them.
-    final class LoadedData: Sendable {
-        let data: Data
-        let source: ImageResponse.Source
-        private let diskWriteClaimed = Atomic<Bool>(false)
-
-        init(data: Data, source: ImageResponse.Source) {
-            self.data = data
-            self.source = source
-        }
-
-        /// True for the first caller only: several images decoded from one download (different
-        /// thumbnails, say) store the bytes once.
-        func claimDiskWrite() -> Bool {
-            !diskWriteClaimed.exchange(true, ordering: .acquiringAndReleasing)
-        }
-    }
-}
-
-extension ImageContainer {
-    /// Bytes of decoded pixels held: the memory cache's cost.
-    public var cost: Int {
-        let size = pixelSize
-        let framePixels = frames.count > 1 ? frames.count : 1
-        return size.width * size.height * Bitmap.bytesPerPixel * framePixels
     }
 }

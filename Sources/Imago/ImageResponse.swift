@@ -4,7 +4,8 @@ public struct ImageResponse: Sendable {
     public enum Source: String, Sendable, Hashable, Codable {
         /// The memory cache: no I/O, no decoding.
         case memory
-        /// The disk cache (or another local cache layer): decoded from stored bytes.
+        /// The disk cache (or another local cache layer, or a copy revalidated by a 304): decoded
+        /// from stored bytes.
         case disk
         /// Downloaded.
         case network
@@ -14,14 +15,19 @@ public struct ImageResponse: Sendable {
     public var container: ImageContainer
     /// Where it came from.
     public var source: Source
-
     /// Size of the encoded bytes the image was decoded from; `nil` for a memory hit.
     public var encodedByteCount: Int?
+    /// How long each stage took and how many download attempts were made. Coalesced callers
+    /// share the stages of the work they joined; ``StageTiming/total`` is each caller's own.
+    public var timing: StageTiming
 
-    public init(container: ImageContainer, source: Source, encodedByteCount: Int? = nil) {
+    public init(
+        container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: StageTiming = StageTiming()
+    ) {
         self.container = container
         self.source = source
         self.encodedByteCount = encodedByteCount
+        self.timing = timing
     }
 
     /// The displayable image.

@@ -1,4 +1,7 @@
-/// A handle on one image load: await its ``response``, watch its ``progress``, or ``cancel()`` it.
+import Synchronization
+
+/// A handle on one image load: await its ``response``, watch its ``progress``, change its
+/// ``priority``, or ``cancel()`` it.
 ///
 /// The load starts when the task is made. Cancelling it cancels only this caller's interest: the
 /// shared download goes on while other callers still wait for the same image.
@@ -10,20 +13,46 @@ public final class ImageTask: Sendable {
     public let progress: AsyncStream<DownloadProgress>
 
     private let task: Task<Result<ImageResponse, ImagePipeline.Error>, Never>
+    private let place = Mutex<(
+        handle: InFlightTable<ImagePipeline.WorkKey, ImageResponse>.WaiterHandle?, priority: ImageRequest.Priority
+    )>((nil, .normal))
 
     init(request: ImageRequest, pipeline: ImagePipeline) {
         self.request = request
         let (progress, continuation) = AsyncStream.makeStream(
             of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         self.progress = progress
-        self.task = Task(priority: request.priority.taskPriority) {
+        let place = self.place
+        place.withLock { $0.priority = request.priority }
+        self.task = Task(priority: request.priority.taskPriority) { [place] in
             defer { continuation.finish() }
             do throws(ImagePipeline.Error) {
-                return .success(
-                    try await pipeline.image(for: request, progress: { continuation.yield($0) }))
+                let response = try await pipeline.image(
+                    for: request, progress: { continuation.yield($0) },
+                    onWaiting: { handle in
+                        let priority = place.withLock { place in
+                            place.handle = handle
+                            return place.priority
+                        }
+                        if priority != request.priority { handle.updatePriority(priority) }
+                    })
+                return .success(response)
             } catch {
                 return .failure(error)
             }
+        }
+    }
+
+    /// The load's priority. Raising it while the download waits moves it ahead in the queue;
+    /// shared work runs at the highest priority of its callers.
+    public var priority: ImageRequest.Priority {
+        get { place.withLock { $0.priority } }
+        set {
+            let handle = place.withLock { place in
+                place.priority = newValue
+                return place.handle
+            }
+            handle?.updatePriority(newValue)
         }
     }
 

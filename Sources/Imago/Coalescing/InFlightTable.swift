@@ -18,6 +18,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let generation: UInt64
         var machine = SharedWorkStateMachine<Waiter>()
         var task: Task<Void, Never>?
+        /// Told when the highest waiter priority changes (the scheduler moves the download).
+        var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
     }
 
     private struct State {
@@ -43,6 +45,31 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
         /// The highest priority among the waiters still waiting.
         var priority: ImageRequest.Priority { table.priority(key: key, generation: generation) ?? .normal }
+
+        /// Calls `observer` whenever the highest waiter priority changes from now on.
+        func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
+            table.state.withLock { state in
+                guard state.entries[key]?.generation == generation else { return }
+                state.entries[key]?.priorityObserver = observer
+            }
+        }
+    }
+
+    /// One caller's place among the waiters, to change its priority while it waits.
+    struct WaiterHandle: Sendable {
+        fileprivate let table: InFlightTable
+        fileprivate let key: Key
+        fileprivate let id: UInt64
+
+        func updatePriority(_ priority: ImageRequest.Priority) {
+            let notify = table.state.withLock { state -> (@Sendable () -> Void)? in
+                guard let changed = state.entries[key]?.machine.updatePriority(id: id, to: priority),
+                    let observer = state.entries[key]?.priorityObserver
+                else { return nil }
+                return { observer(changed) }
+            }
+            notify?()
+        }
     }
 
     /// Number of keys with work under way.
@@ -56,6 +83,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func value(
         for key: Key, priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        onWaiting: (WaiterHandle) -> Void = { _ in },
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) async throws(ImagePipeline.Error) -> Value {
         let id = state.withLock { $0.makeID() }
@@ -63,6 +91,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let waiter = Waiter(continuation: continuation, progress: progress, cancellation: cancellation)
                 join(key: key, id: id, waiter: waiter, priority: priority, work: work)
+                onWaiting(WaiterHandle(table: self, key: key, id: id))
             }
         } onCancel: {
             leave(key: key, id: id)
@@ -74,17 +103,21 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) {
-        let answerNow: Bool = state.withLock { state in
+        let (answerNow, notify) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
             // Checked under the lock: `leave` takes it too, so a cancellation is either seen
             // here or finds the waiter registered.
-            if Task.isCancelled { return true }
+            if Task.isCancelled { return (true, nil) }
             while true {
                 if state.entries[key] == nil {
                     state.entries[key] = Entry(generation: state.makeID())
                 }
+                let before = state.entries[key]!.machine.priority
                 switch state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority) {
                 case .join:
-                    return false
+                    guard let before, priority > before, let observer = state.entries[key]!.priorityObserver else {
+                        return (false, nil)
+                    }
+                    return (false, { observer(priority) })
                 case .closed:
                     state.entries[key] = nil  // finished or abandoned: replace it
                 case .start:
@@ -98,24 +131,31 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         }
                         self.finish(key: key, generation: context.generation, outcome: outcome)
                     }
-                    return false
+                    return (false, nil)
                 }
             }
         }
+        notify?()
         if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
     }
 
     private func leave(key: Key, id: UInt64) {
-        let action: (SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?) = state.withLock { state in
-            guard var entry = state.entries[key] else { return (.none, nil) }
+        typealias Leaving = (SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?)
+        let action: Leaving = state.withLock { state in
+            guard var entry = state.entries[key] else { return (.none, nil, nil) }
+            let before = entry.machine.priority
             let action = entry.machine.remove(id: id)
             if case .cancelWaiterAndWork = action {
                 state.entries[key] = nil
-                return (action, entry.task)
+                return (action, entry.task, nil)
             }
             state.entries[key] = entry
-            return (action, nil)
+            guard let after = entry.machine.priority, after != before, let observer = entry.priorityObserver else {
+                return (action, nil, nil)
+            }
+            return (action, nil, { observer(after) })
         }
+        action.2?()
         switch action.0 {
         case .none:
             break

@@ -64,18 +64,29 @@ public struct DownloadProgress: Sendable, Hashable {
 /// Limits that every ``DataLoading`` implementation shipped with Imago enforces.
 public struct DataLoaderConfiguration: Sendable, Hashable {
     /// Largest body accepted, enforced while streaming. Default: 50 MiB.
-    public var maximumBodySize: Int = 50 * 1024 * 1024
+    public var maximumBodySize: Int
     /// Time allowed to establish a connection. Default: 10 s.
-    public var connectTimeout: Duration = .seconds(10)
+    public var connectTimeout: Duration
     /// Time allowed for the whole download, from request to last byte. Default: 30 s.
-    public var downloadTimeout: Duration = .seconds(30)
+    public var downloadTimeout: Duration
     /// Longest silence allowed in the middle of a download. Default: 15 s.
-    public var stallTimeout: Duration = .seconds(15)
+    public var stallTimeout: Duration
     /// Most connections open at once to all hosts together. Default: 6.
-    public var maximumConnections: Int = 6
+    public var maximumConnections: Int
     /// Sent as `User-Agent` unless the request sets one. Default: `Imago`.
-    public var userAgent: String = "Imago"
+    public var userAgent: String
 
-    /// The defaults.
-    public init() {}
+    /// The defaults, with any of them replaced.
+    public init(
+        maximumBodySize: Int = 50 * 1024 * 1024, connectTimeout: Duration = .seconds(10),
+        downloadTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(15),
+        maximumConnections: Int = 6, userAgent: String = "Imago"
+    ) {
+        self.maximumBodySize = maximumBodySize
+        self.connectTimeout = connectTimeout
+        self.downloadTimeout = downloadTimeout
+        self.stallTimeout = stallTimeout
+        self.maximumConnections = maximumConnections
+        self.userAgent = userAgent
+    }
 }

@@ -10,10 +10,14 @@ struct PipelineFixture {
 
     /// A new pipeline on this fixture's disk cache (a "new process" when called twice).
     func makePipeline(memoryCache: Bool = true) throws -> ImagePipeline {
-        ImagePipeline(
-            configuration: .init(
-                memoryCache: memoryCache ? MemoryCache() : nil,
-                diskCache: try DiskCache(directory: directory)))
+        ImagePipeline(configuration: try configuration(memoryCache: memoryCache))
+    }
+
+    /// The configuration ``makePipeline(memoryCache:)`` uses, to adjust before making one.
+    func configuration(memoryCache: Bool = true) throws -> ImagePipeline.Configuration {
+        ImagePipeline.Configuration(
+            memoryCache: memoryCache ? MemoryCache() : nil,
+            diskCache: try DiskCache(directory: directory), connectivity: .alwaysReachable)
     }
 
     /// Runs `body` with a started server and an empty cache directory, then removes both.

@@ -1,0 +1,180 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Bytes from a cache or the network, shared by every image made from them.
+    final class LoadedData: Sendable {
+        let data: Data
+        let source: ImageResponse.Source
+        /// What the response said about caching (network only).
+        let validators: HTTPValidators?
+        let timing: StageTiming
+        private let diskWriteClaimed = Atomic<Bool>(false)
+
+        init(data: Data, source: ImageResponse.Source, validators: HTTPValidators? = nil, timing: StageTiming) {
+            self.data = data
+            self.source = source
+            self.validators = validators
+            self.timing = timing
+        }
+
+        /// True for the first caller only: several images decoded from one download (different
+        /// thumbnails, say) store the bytes once.
+        func claimDiskWrite() -> Bool {
+            !diskWriteClaimed.exchange(true, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    /// The original bytes for `request`: joins the download or disk read under way for its
+    /// original key, or starts one.
+    func loadData(
+        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        onWaiting: (InFlightTable<WorkKey, LoadedData>.WaiterHandle) -> Void
+    ) async throws(Error) -> LoadedData {
+        try await dataWork.value(
+            for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
+            cancellation: .cancelled(request.url), progress: progress, onWaiting: onWaiting
+        ) { context throws(Error) in
+            try await self.fetchData(for: request, context: context)
+        }
+    }
+
+    /// Disk, then cache layers, then the network (waiting for connectivity, queued by priority,
+    /// retried by policy, revalidated when a stale copy has validators).
+    private func fetchData(
+        for request: ImageRequest, context: InFlightTable<WorkKey, LoadedData>.Context
+    ) async throws(Error) -> LoadedData {
+        var timing = StageTiming()
+        let clock = ContinuousClock()
+        var stale: DiskCache.Entry?
+        if request.cachePolicy.readsDisk {
+            let start = clock.now
+            if let diskCache = configuration.diskCache,
+                let entry = diskCache.entry(forKey: request.originalKey, allowExpired: true)
+            {
+                timing.diskRead = clock.now - start
+                if !entry.isExpired || configuration.servesExpiredEntries {
+                    metrics.diskHits.increment()
+                    return LoadedData(data: entry.data, source: .disk, timing: timing)
+                }
+                stale = entry
+            }
+            if configuration.diskCache != nil { metrics.diskMisses.increment() }
+            if let data = await readCacheLayers(for: request) {
+                timing.diskRead = clock.now - start
+                return LoadedData(data: data, source: .disk, timing: timing)
+            }
+            timing.diskRead = timing.diskRead ?? (configuration.diskCache == nil ? nil : clock.now - start)
+        }
+        guard request.cachePolicy.loadsFromNetwork else {
+            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing) }
+            throw .notCached(request.url)
+        }
+        if let limit = configuration.waitsForConnectivity,
+            !(await configuration.connectivity.waitUntilReachable(for: limit, clock: configuration.clock))
+        {
+            if Task.isCancelled { throw .cancelled(request.url) }
+            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing) }
+            throw .offline(request.url)
+        }
+        return try await download(request, stale: stale, timing: timing, context: context)
+    }
+
+    /// Asks the extra cache layers in order; copies a hit into the disk cache and earlier layers.
+    private func readCacheLayers(for request: ImageRequest) async -> Data? {
+        let layers = configuration.cacheLayers
+        for (index, layer) in layers.enumerated() {
+            guard let data = await layer.data(forKey: request.originalKey) else { continue }
+            if request.cachePolicy.writesDisk {
+                for earlier in layers[..<index] where earlier.isWritable {
+                    await earlier.store(data, forKey: request.originalKey)
+                }
+                try? configuration.diskCache?.store(data, forKey: request.originalKey)
+            }
+            configuration.logger.debug("Cache layer \(layer.name) had \(request.url)")
+            return data
+        }
+        return nil
+    }
+
+    /// Downloads with retries, each attempt under the scheduler.
+    private func download(
+        _ request: ImageRequest, stale: DiskCache.Entry?, timing: StageTiming,
+        context: InFlightTable<WorkKey, LoadedData>.Context
+    ) async throws(Error) -> LoadedData {
+        var timing = timing
+        let clock = ContinuousClock()
+        let staleValidators = stale.map { HTTPValidators(metadata: $0.metadata) }
+        var headers = request.headers
+        if configuration.honoursHTTPCacheHeaders, let staleValidators, staleValidators.canRevalidate {
+            headers.merge(staleValidators.conditionalRequestHeaders) { mine, _ in mine }
+        }
+        let dataRequest = DataRequest(url: request.url, headers: headers)
+        while true {
+            timing.attempts += 1
+            let queuedAt = clock.now
+            var startedAt = queuedAt
+            do throws(Error) {
+                let response = try await scheduler.run(
+                    priority: context.priority, cancellation: .cancelled(request.url),
+                    onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
+                ) { () async throws(Error) -> DataResponse in
+                    startedAt = clock.now
+                    return try await configuration.dataLoader.loadData(for: dataRequest, progress: context.report)
+                }
+                timing.queued = (timing.queued ?? .zero) + (startedAt - queuedAt)
+                timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
+                metrics.downloadDuration.recordInterval(since: startedAt, now: clock.now)
+                metrics.downloadedBytes.increment(by: Int64(response.data.count))
+                if response.statusCode == 304, let stale {
+                    refresh(stale, for: request, validators: HTTPValidators(responseHeaders: response.headers))
+                    return LoadedData(data: stale.data, source: .disk, timing: timing)
+                }
+                if response.statusCode == 304 { throw .httpStatus(request.url, statusCode: 304) }
+                let validators = HTTPValidators(responseHeaders: response.headers)
+                return LoadedData(data: response.data, source: .network, validators: validators, timing: timing)
+            } catch {
+                timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
+                if case .cancelled = error { throw error }
+                if Task.isCancelled { throw .cancelled(request.url) }
+                let delay = random.withLock { generator in
+                    configuration.retryPolicy.delay(after: error, attempt: timing.attempts, using: &generator)
+                }
+                guard let delay else {
+                    if let stale, configuration.servesExpiredEntries || error.isTransient {
+                        configuration.logger.info("Serving an expired copy of \(request.url): \(error)")
+                        return LoadedData(data: stale.data, source: .disk, timing: timing)
+                    }
+                    throw error
+                }
+                configuration.logger.debug("Retrying \(request.url) in \(delay): \(error)")
+                do {
+                    try await configuration.clock.sleep(for: delay, tolerance: nil)
+                } catch {
+                    throw .cancelled(request.url)
+                }
+            }
+        }
+    }
+
+    /// A 304 said the stale copy is still good: give it a new lifetime, off the response path.
+    private func refresh(_ entry: DiskCache.Entry, for request: ImageRequest, validators: HTTPValidators) {
+        guard request.cachePolicy.writesDisk, let diskCache = configuration.diskCache else { return }
+        var metadata = entry.metadata
+        metadata.merge(validators.metadata) { _, new in new }
+        let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
+        scheduleDiskWrite(for: request) {
+            try diskCache.refresh(forKey: request.originalKey, metadata: metadata, lifetime: lifetime)
+        }
+    }
+}
+
+extension Metrics.Timer {
+    /// Records the time from `start` to `now`.
+    func recordInterval(since start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        let elapsed = (now - start).components
+        recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+}
+
+import Metrics
+import Synchronization

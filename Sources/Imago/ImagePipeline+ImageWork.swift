@@ -1,0 +1,118 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The shared work for one processed image: a processed copy on disk, or the original bytes
+    /// (shared with every other variant of the same URL), decoded and processed once.
+    func loadImage(
+        for request: ImageRequest, context: InFlightTable<WorkKey, ImageResponse>.Context
+    ) async throws(Error) -> ImageResponse {
+        if request.cachePolicy.readsMemory,
+            let cached = configuration.memoryCache?.value(forKey: request.processedKey)
+        {
+            return ImageResponse(container: cached, source: .memory)  // stored while this work waited
+        }
+        if let processed = try loadProcessedFromDisk(for: request) { return processed }
+
+        let dataRequestHandle = Mutex<InFlightTable<WorkKey, LoadedData>.WaiterHandle?>(nil)
+        context.observePriority { priority in dataRequestHandle.withLock { $0 }?.updatePriority(priority) }
+        var dataRequest = request
+        dataRequest.priority = context.priority
+        let loaded = try await loadData(
+            for: dataRequest, progress: context.report,
+            onWaiting: { handle in dataRequestHandle.withLock { $0 = handle } })
+        try checkCancellation(request)
+
+        var timing = loaded.timing
+        let clock = ContinuousClock()
+        let decodeStart = clock.now
+        let decoded: ImageContainer
+        do throws(Error) {
+            decoded = try decode(loaded.data, for: request)
+        } catch {
+            if loaded.source == .disk { discardUndecodable(request) }
+            throw error
+        }
+        timing.decode = clock.now - decodeStart
+        metrics.decodeDuration.recordInterval(since: decodeStart, now: clock.now)
+        let processStart = clock.now
+        let processed = try process(decoded, for: request)
+        if request.isProcessed { timing.process = clock.now - processStart }
+        try checkCancellation(request)
+
+        store(processed, for: request)
+        if loaded.source == .network {
+            storeOriginal(loaded, for: request)
+            if request.isProcessed { storeProcessed(processed, for: request) }
+        }
+        return ImageResponse(
+            container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing)
+    }
+
+    /// A processed variant stored on disk by an earlier run, decoded as it is.
+    private func loadProcessedFromDisk(for request: ImageRequest) throws(Error) -> ImageResponse? {
+        guard configuration.storesProcessedImagesOnDisk, request.isProcessed, request.cachePolicy.readsDisk,
+            let diskCache = configuration.diskCache, let data = diskCache.data(forKey: request.processedKey),
+            let format = ImageFormat.sniff(data)
+        else { return nil }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let context = DecodingContext(format: format, url: request.url, limits: configuration.decodingLimits)
+        guard let container = try? configuration.decoder.decode(data, context: context) else {
+            diskCache.remove(forKey: request.processedKey)
+            return nil
+        }
+        var timing = StageTiming()
+        timing.diskRead = clock.now - start
+        store(container, for: request)
+        return ImageResponse(container: container, source: .disk, encodedByteCount: data.count, timing: timing)
+    }
+
+    private func decode(_ data: Data, for request: ImageRequest) throws(Error) -> ImageContainer {
+        guard let format = ImageFormat.sniff(data) else {
+            // Unknown bytes: the default decoder names what they look like (HTML, empty…).
+            return try ImageDecoder.decode(data, url: request.url, limits: configuration.decodingLimits)
+        }
+        let context = DecodingContext(
+            format: format, url: request.url, limits: configuration.decodingLimits,
+            targetPixelSize: request.thumbnailPixelSize)
+        return try configuration.decoder.decode(data, context: context)
+    }
+
+    private func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {
+        var result = container
+        if let size = request.thumbnailPixelSize {
+            result = try ThumbnailProcessor(maximumPixelSize: size).process(result)
+        }
+        for processor in request.processors {
+            result = try processor.process(result)
+        }
+        return result
+    }
+
+    private func store(_ container: ImageContainer, for request: ImageRequest) {
+        guard request.cachePolicy.writesMemory, let memoryCache = configuration.memoryCache else { return }
+        let pinned = configuration.pinnedPriority.map { request.priority >= $0 } ?? false
+        memoryCache.store(container, forKey: request.processedKey, cost: container.cost, pinned: pinned)
+    }
+
+    /// Bytes on disk that no longer decode (a decoder upgrade, a limit lowered) are dropped, so the
+    /// next request downloads them again.
+    private func discardUndecodable(_ request: ImageRequest) {
+        configuration.diskCache?.remove(forKey: request.originalKey)
+    }
+
+    /// Cancelled work writes nothing: checked before every side effect.
+    private func checkCancellation(_ request: ImageRequest) throws(Error) {
+        if Task.isCancelled { throw .cancelled(request.url) }
+    }
+}
+
+extension ImageContainer {
+    /// Bytes of decoded pixels held: the memory cache's cost.
+    public var cost: Int {
+        let size = pixelSize
+        return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1)
+    }
+}
+
+import Synchronization

@@ -1,0 +1,134 @@
+import Foundation
+@testable import Imago
+import ImagoTestSupport
+import Testing
+
+@Suite("Cache policies, HTTP validators and cache layers")
+struct CachePolicyTests {
+    @Test("reloadIgnoringCache downloads again and stores the fresh copy")
+    func reload() async throws {
+        try await PipelineFixture.with { fixture in
+            let url = try fixture.serveJPEG()
+            let pipeline = try fixture.makePipeline()
+            _ = try await pipeline.image(for: ImageRequest(url: url))
+            let reloaded = try await pipeline.image(for: ImageRequest(url: url, cachePolicy: .reloadIgnoringCache))
+            #expect(reloaded.source == .network)
+            #expect(fixture.server.requestCount(for: "/photo.jpg") == 2)
+            #expect(try await pipeline.image(for: ImageRequest(url: url)).source == .memory)
+        }
+    }
+
+    @Test("returnCacheDataDontLoad answers from the caches and never touches the network")
+    func offlinePolicy() async throws {
+        try await PipelineFixture.with { fixture in
+            let url = try fixture.serveJPEG()
+            let request = ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad)
+            await #expect(throws: ImagePipeline.Error.notCached(url)) { try await fixture.makePipeline().image(for: request) }
+            let warm = try fixture.makePipeline()
+            _ = try await warm.image(for: ImageRequest(url: url))
+            await warm.waitForDiskWrites()
+            #expect(try await fixture.makePipeline().image(for: request).source == .disk)
+            #expect(try await warm.image(for: request).source == .memory)
+            #expect(fixture.server.requestCount(for: "/photo.jpg") == 1)
+        }
+    }
+
+    @Test("Memory and disk switches are honoured separately")
+    func switches() async throws {
+        try await PipelineFixture.with { fixture in
+            let url = try fixture.serveJPEG()
+            let pipeline = try fixture.makePipeline()
+            let noWrites = ImageRequest.CachePolicy(writesMemory: false, writesDisk: false)
+            _ = try await pipeline.image(for: ImageRequest(url: url, cachePolicy: noWrites))
+            await pipeline.waitForDiskWrites()
+            #expect(pipeline.cachedImage(for: ImageRequest(url: url)) == nil)
+            #expect(try fixture.diskEntryCount() == 0)
+            let noReads = ImageRequest.CachePolicy(readsMemory: false, readsDisk: false)
+            _ = try await pipeline.image(for: ImageRequest(url: url))
+            #expect(try await pipeline.image(for: ImageRequest(url: url, cachePolicy: noReads)).source == .network)
+            #expect(fixture.server.requestCount(for: "/photo.jpg") == 3)
+        }
+    }
+
+    @Test("An expired entry is revalidated: a 304 refreshes it with no body transferred")
+    func revalidation() async throws {
+        try await PipelineFixture.with { fixture in
+            let data = try Fixtures.jpeg(width: 32, height: 32)
+            fixture.server.set(
+                "/v.jpg", data: data, contentType: "image/jpeg", headers: ["Cache-Control": "max-age=0"],
+                etag: "\"v1\"")
+            let url = fixture.server.url(for: "/v.jpg")
+            let first = try fixture.makePipeline()
+            #expect(try await first.image(for: ImageRequest(url: url)).source == .network)
+            await first.waitForDiskWrites()
+
+            let second = try fixture.makePipeline()
+            let revalidated = try await second.image(for: ImageRequest(url: url))
+            #expect(revalidated.source == .disk)
+            #expect(revalidated.timing.attempts == 1)
+            let requests = fixture.server.requests(for: "/v.jpg")
+            #expect(requests.count == 2)
+            #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+            #expect(requests.first?.header("If-None-Match") == nil)
+        }
+    }
+
+    @Test("An entry within its max-age is served without asking the server")
+    func freshEntry() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/f.jpg", data: try Fixtures.jpeg(width: 16, height: 16), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=3600"], etag: "\"f\"")
+            let url = fixture.server.url(for: "/f.jpg")
+            let first = try fixture.makePipeline()
+            _ = try await first.image(for: ImageRequest(url: url))
+            await first.waitForDiskWrites()
+            #expect(try await fixture.makePipeline().image(for: ImageRequest(url: url)).source == .disk)
+            #expect(fixture.server.requestCount(for: "/f.jpg") == 1)
+        }
+    }
+
+    @Test("Cache-Control: no-store keeps the bytes off the disk")
+    func noStore() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/n.jpg", data: try Fixtures.jpeg(width: 16, height: 16), contentType: "image/jpeg",
+                headers: ["Cache-Control": "no-store"])
+            let pipeline = try fixture.makePipeline()
+            _ = try await pipeline.image(for: ImageRequest(url: fixture.server.url(for: "/n.jpg")))
+            await pipeline.waitForDiskWrites()
+            #expect(try fixture.diskEntryCount() == 0)
+        }
+    }
+
+    @Test("A bundled directory layer answers before the network and is copied to disk")
+    func bundledLayer() async throws {
+        try await PipelineFixture.with { fixture in
+            let bundle = fixture.directory.deletingLastPathComponent()
+                .appendingPathComponent("imago-bundle-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: bundle) }
+            let url = fixture.server.url(for: "/bundled/cat.jpg")
+            let file = bundle.appendingPathComponent("\(url.host!)/bundled/cat.jpg")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Fixtures.jpeg(width: 20, height: 10).write(to: file)
+
+            var configuration = try fixture.configuration()
+            configuration.cacheLayers = [BundledImageDirectory(directory: bundle)]
+            let pipeline = ImagePipeline(configuration: configuration)
+            let response = try await pipeline.image(for: ImageRequest(url: url))
+            #expect(response.source == .disk)
+            #expect(response.container.pixelSize == PixelSize(width: 20, height: 10))
+            #expect(fixture.server.requestCount(for: "/bundled/cat.jpg") == 0)
+            #expect(try fixture.diskEntryCount() == 1)
+        }
+    }
+
+    @Test("The bundled layer never leaves its directory")
+    func bundledLayerStaysInside() {
+        let layer = BundledImageDirectory(directory: URL(fileURLWithPath: "/srv/mirror"))
+        #expect(layer.file(forKey: "https://cdn.example.com/a/b.jpg")?.path == "/srv/mirror/cdn.example.com/a/b.jpg")
+        #expect(layer.file(forKey: "https://cdn.example.com/../../etc/passwd") == nil)
+        #expect(layer.file(forKey: "file:///etc/passwd") == nil)
+        #expect(layer.file(forKey: "not a url") == nil)
+    }
+}
