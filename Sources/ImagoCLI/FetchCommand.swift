@@ -28,6 +28,18 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: "Write each decoded image into this directory (PNG, or JPEG for JPEG sources).")
     var outputDirectory: String?
 
+    @Option(help: "Download priority: veryLow, low, normal, high or veryHigh.")
+    var priority: PriorityArgument = .normal
+
+    @Option(help: "Retries after a transient failure (connection error, timeout, 408, 429, 5xx).")
+    var retries: Int = RetryPolicy.default.maximumAttempts - 1
+
+    @Option(help: "Seconds allowed for each whole download.")
+    var timeout: Double = 30
+
+    @Flag(help: "Answer from the caches only; never use the network.")
+    var offline = false
+
     @Flag(help: "Print one JSON object per URL instead of a table.")
     var json = false
 
@@ -39,6 +51,8 @@ struct FetchCommand: AsyncParsableCommand {
         if noDiskCache && cacheDirectory != nil {
             throw ValidationError("--cache-dir and --no-disk-cache contradict each other; give one.")
         }
+        if retries < 0 { throw ValidationError("--retries takes 0 or more, not \(retries).") }
+        if !(timeout > 0) { throw ValidationError("--timeout takes a positive number of seconds.") }
         for url in urls where URL(string: url) == nil {
             throw ValidationError("'\(url)' is not a URL.")
         }
@@ -52,9 +66,17 @@ struct FetchCommand: AsyncParsableCommand {
             throw ValidationError("Cannot use the disk cache: \(error)")
         }
         let output = try outputDirectory.map(OutputDirectory.init(path:))
-        let pipeline = ImagePipeline(configuration: .init(diskCache: diskCache))
+        let loader = ImagePipeline.Configuration.makeDefaultDataLoader(
+            configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int(timeout * 1000))))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1)))
         let progress = json || !ProgressBar.isTerminal ? nil : ProgressBar(total: urls.count)
-        let requests = urls.map { ImageRequest(url: URL(string: $0)!, thumbnailPixelSize: thumbnailPixelSize) }
+        let requests = urls.map {
+            ImageRequest(
+                url: URL(string: $0)!, thumbnailPixelSize: thumbnailPixelSize,
+                cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
+        }
 
         var failures = 0
         await withTaskGroup(of: FetchReport.self) { group in

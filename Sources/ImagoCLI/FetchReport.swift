@@ -13,6 +13,7 @@ struct FetchReport: Sendable {
         let frames: Int
         let bytes: Int?
         let file: String?
+        let timing: StageTiming
     }
 
     /// Why a URL failed: a stable code and a sentence.
@@ -48,7 +49,8 @@ struct FetchReport: Sendable {
             let file = try output?.write(response, for: request.url, index: index)
             let loaded = Loaded(
                 source: response.source, format: response.format, size: response.container.pixelSize,
-                frames: response.container.frameCount, bytes: response.encodedByteCount, file: file)
+                frames: response.container.frameCount, bytes: response.encodedByteCount, file: file,
+                timing: response.timing)
             return FetchReport(url: url, result: .success(loaded))
         } catch {
             return FetchReport(url: url, result: .failure(error))
@@ -68,10 +70,28 @@ struct FetchReport: Sendable {
             object["frames"] = .int(loaded.frames)
             object["bytes"] = loaded.bytes.map(JSONValue.int) ?? .null
             if let file = loaded.file { object["file"] = .string(file) }
+            object["attempts"] = .int(loaded.timing.attempts)
+            object["timing_ms"] = .object(Self.milliseconds(loaded.timing))
         case .failure(let error):
             object["error"] = .object(["code": .string(error.code), "message": .string(error.message)])
         }
         return JSONValue.object(object).encoded()
+    }
+
+    /// Each stage that ran, in milliseconds.
+    private static func milliseconds(_ timing: StageTiming) -> [String: JSONValue] {
+        let stages: [(String, Duration?)] = [
+            ("queued", timing.queued), ("disk", timing.diskRead), ("download", timing.download),
+            ("decode", timing.decode), ("process", timing.process), ("total", timing.total),
+        ]
+        var object: [String: JSONValue] = [:]
+        for (name, duration) in stages {
+            guard let duration else { continue }
+            let components = duration.components
+            let value = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+            object[name] = .double((value * 1000).rounded() / 1000)
+        }
+        return object
     }
 
     /// A human-readable line.

@@ -95,12 +95,9 @@ struct ObservationTests {
             configuration.clock = clock
             let pipeline = ImagePipeline(configuration: configuration)
 
-            let failing = Task { try await pipeline.image(for: ImageRequest(url: url)) }
-            await clock.waitForSleepers(count: 1)
-            clock.advance(by: .seconds(6))
-            for _ in 0..<40 where clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            clock.advance(by: .seconds(6))
-            await #expect(throws: ImagePipeline.Error.offline(url)) { try await failing.value }
+            let failing = await drive(clock, until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
+            #expect(throws: ImagePipeline.Error.offline(url)) { try failing.get() }
+            #expect(clock.now.offset >= .seconds(5))
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 0)
 
             let recovering = Task { try await pipeline.image(for: ImageRequest(url: url)) }

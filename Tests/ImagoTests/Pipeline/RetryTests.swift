@@ -13,20 +13,6 @@ struct RetryTests {
         return ImagePipeline(configuration: configuration)
     }
 
-    /// Advances `clock` past every back-off until `task` ends.
-    static func drive<T: Sendable>(_ clock: ManualClock, _ task: Task<T, any Error>) async -> Result<T, any Error> {
-        let driver = Task {
-            while !Task.isCancelled {
-                await clock.waitForSleepers(count: 1)
-                clock.advance(by: .seconds(60))
-            }
-        }
-        let result = await task.result
-        driver.cancel()
-        clock.advance(by: .seconds(60))
-        return result
-    }
-
     @Test("Transient failures are retried until one succeeds")
     func retriesUntilSuccess() async throws {
         try await PipelineFixture.with { fixture in
@@ -34,7 +20,7 @@ struct RetryTests {
             fixture.server.setBehavior("/photo.jpg", .sequence([.status(503), .dropConnection]))
             let clock = ManualClock()
             let pipeline = try Self.pipeline(fixture, clock: clock, policy: RetryPolicy(maximumAttempts: 3))
-            let result = await Self.drive(clock, Task { try await pipeline.image(for: ImageRequest(url: url)) })
+            let result = await drive(clock, by: .seconds(60), until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
             let response = try result.get()
             #expect(response.source == .network)
             #expect(response.timing.attempts == 3)
@@ -50,7 +36,7 @@ struct RetryTests {
             let url = fixture.server.url(for: "/photo.jpg")
             let clock = ManualClock()
             let pipeline = try Self.pipeline(fixture, clock: clock, policy: RetryPolicy(maximumAttempts: 4))
-            let result = await Self.drive(clock, Task { try await pipeline.image(for: ImageRequest(url: url)) })
+            let result = await drive(clock, by: .seconds(60), until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
             #expect(throws: ImagePipeline.Error.httpStatus(url, statusCode: 500)) { try result.get() }
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 4)
         }
