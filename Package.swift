@@ -21,10 +21,18 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
+        // libpng-dev). Apple builds never see this target: they decode with ImageIO.
+        .target(
+            name: "CImagoCodecs",
+            cSettings: [.treatAllWarnings(as: .error)],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
+        ),
         .target(
             name: "Imago",
             dependencies: [
                 "CZlib",
+                .target(name: "CImagoCodecs", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(
@@ -55,6 +63,8 @@ let package = Package(
         .testTarget(
             name: "ImagoTests",
             dependencies: ["Imago", "ImagoTestSupport"],
+            // Decoder fixtures and their reference decodings, read through Bundle.module.
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ]

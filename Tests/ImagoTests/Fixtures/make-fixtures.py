@@ -5,7 +5,8 @@
 
 Every fixture is small (32x24 or so). Beside each fixture NAME.ext lies NAME.rgba: the expected
 decoding as raw 8-bit RGBA (straight alpha), every frame one after the other. manifest.json lists
-each fixture with its size, frame durations and the per-channel tolerance the tests allow.
+each fixture with its size, frame durations, the per-channel tolerance the tests allow and whether
+its first frame is opaque.
 
 Where the script knows the exact pixels (lossless formats it wrote itself), the reference is those
 pixels, not a decoding, so no decoder checks itself. Lossy formats (JPEG, lossy WebP) take Pillow's
@@ -316,8 +317,9 @@ animation = [
      "indices": [5 if (c + r) % 2 else 7 for r in range(6) for c in range(6)]},
 ]
 durations = [100 if f["delay"] <= 1 else f["delay"] * 10 for f in animation]
+# The first frame covers the canvas, so it is opaque; later ones show holes.
 add("gif-animated", "gif", gif(W, H, gif_colors, animation), composite(W, H, gif_colors, animation), (W, H), 0,
-    "straight", durations)
+    "opaque", durations)
 
 
 # ---------------------------------------------------------------- WebP
