@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(CImagoCodecs)
+import CImagoCodecs
+#endif
+
 /// Turns a ``Bitmap`` into encoded bytes: used to store processed variants on disk and by
 /// `imago fetch --out`.
 ///
@@ -61,3 +65,24 @@ extension Bitmap {
         return opaque
     }
 }
+
+#if canImport(CImagoCodecs)
+extension ImageEncoding {
+    /// Calls a C encoding shim, which mallocs its output or writes a message on failure, and takes
+    /// the bytes.
+    func encodeWithShim(
+        library: String,
+        _ call: (inout UnsafeMutablePointer<UInt8>?, inout Int, UnsafeMutablePointer<CChar>) -> Int32
+    ) throws(ImagePipeline.Error) -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { call(&output, &size, $0.baseAddress!) }
+        guard status == IMAGO_OK, let output else {
+            throw failure("\(library): \(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+        }
+        defer { imago_free(output) }
+        return Data(bytes: output, count: size)
+    }
+}
+#endif

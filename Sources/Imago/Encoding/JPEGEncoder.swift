@@ -21,17 +21,11 @@ public struct JPEGEncoder: ImageEncoding {
         try checkNotEmpty(image)
         let pixels = image.opaqueOnWhitePixels
         #if canImport(CImagoCodecs)
-        var output: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = imago_jpeg_encode(
-            pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, Int32(quality), &output, &size,
-            &message)
-        guard status == IMAGO_OK, let output else {
-            throw failure("libjpeg: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        return try encodeWithShim(library: "libjpeg") { output, size, message in
+            imago_jpeg_encode(
+                pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, Int32(quality), &output, &size,
+                message)
         }
-        defer { imago_free(output) }
-        return Data(bytes: output, count: size)
         #elseif canImport(ImageIO)
         return try ImageIOEncoder.encode(
             Bitmap(width: image.width, height: image.height, alphaMode: .opaque, pixels: pixels), as: self,

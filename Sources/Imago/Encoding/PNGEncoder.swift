@@ -17,17 +17,11 @@ public struct PNGEncoder: ImageEncoding {
         #if canImport(CImagoCodecs)
         let hasAlpha = image.alphaMode != .opaque
         let pixels: [UInt8] = hasAlpha ? image.straightAlphaPixels : Self.dropAlpha(image.pixels)
-        var output: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 64)
         let stride = image.width * (hasAlpha ? 4 : 3)
-        let status = imago_png_encode(
-            pixels, Int32(image.width), Int32(image.height), stride, hasAlpha ? 1 : 0, &output, &size, &message)
-        guard status == IMAGO_OK, let output else {
-            throw failure("libpng: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        return try encodeWithShim(library: "libpng") { output, size, message in
+            imago_png_encode(
+                pixels, Int32(image.width), Int32(image.height), stride, hasAlpha ? 1 : 0, &output, &size, message)
         }
-        defer { imago_free(output) }
-        return Data(bytes: output, count: size)
         #elseif canImport(ImageIO)
         return try ImageIOEncoder.encode(
             Bitmap(width: image.width, height: image.height, alphaMode: .straight, pixels: image.straightAlphaPixels),
