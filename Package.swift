@@ -21,13 +21,6 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
-        // libpng-dev). Apple builds never see this target: they decode with ImageIO.
-        .target(
-            name: "CImagoCodecs",
-            cSettings: [.treatAllWarnings(as: .error)],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
-        ),
         .target(
             name: "Imago",
             dependencies: [
@@ -59,6 +52,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
+        ),
+        // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
+        // libpng-dev). Apple builds never see this target: they decode with ImageIO.
+        .target(
+            name: "CImagoCodecs",
+            cSettings: [.treatAllWarnings(as: .error)],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
         ),
         .testTarget(
             name: "ImagoTests",
