@@ -341,23 +341,25 @@ add_webp("webp-lossy-alpha", save(rgba_image, format="WEBP", quality=80), 4, "st
 anim_frames = [rgb_image(), ImageOps.mirror(rgb_image()), ImageOps.flip(rgb_image())]
 anim = save(anim_frames[0], format="WEBP", save_all=True, append_images=anim_frames[1:], lossless=True,
             duration=[80, 120, 200], loop=0)
-decoded = Image.open(io.BytesIO(anim))
-anim_refs = []
-for i in range(decoded.n_frames):
-    decoded.seek(i)
-    anim_refs.append(rgba_bytes(decoded))
-add("webp-animated", "webp", anim, anim_refs, (W, H), 0, "opaque", [80, 120, 200])
+
+
+def pillow_frames(encoded):
+    """Every frame of an animation as Pillow (libwebp's animation decoder) composites it."""
+    decoded = Image.open(io.BytesIO(encoded))
+    frames = []
+    for i in range(decoded.n_frames):
+        decoded.seek(i)
+        frames.append(rgba_bytes(decoded))
+    return frames
+
+
+add("webp-animated", "webp", anim, pillow_frames(anim), (W, H), 0, "opaque", [80, 120, 200])
 # Lossy with alpha: frames carry ALPH chunks and are blended over the canvas; a 10 ms frame plays
 # as 100 ms, as in browsers.
 alpha_frames = [rgba_image, ImageOps.mirror(rgba_image), ImageOps.flip(rgba_image)]
 anim = save(alpha_frames[0], format="WEBP", save_all=True, append_images=alpha_frames[1:], quality=80,
             duration=[50, 10, 70], loop=0)
-decoded = Image.open(io.BytesIO(anim))
-anim_refs = []
-for i in range(decoded.n_frames):
-    decoded.seek(i)
-    anim_refs.append(rgba_bytes(decoded))
-add("webp-animated-alpha", "webp", anim, anim_refs, (W, H), 4, "straight", [50, 100, 70])
+add("webp-animated-alpha", "webp", anim, pillow_frames(anim), (W, H), 4, "straight", [50, 100, 70])
 
 
 # ---------------------------------------------------------------- Bombs: 65,535 x 65,535 in a few bytes
