@@ -25,6 +25,7 @@ let package = Package(
             name: "Imago",
             dependencies: [
                 "CZlib",
+                .target(name: "CImagoCodecs", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(
@@ -52,9 +53,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
+        // libpng-dev). Apple builds never see this target: they decode with ImageIO.
+        .target(
+            name: "CImagoCodecs",
+            cSettings: [.treatAllWarnings(as: .error)],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
+        ),
         .testTarget(
             name: "ImagoTests",
             dependencies: ["Imago", "ImagoTestSupport"],
+            // Decoder fixtures and their reference decodings, read through Bundle.module.
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,108 @@
+/* Small C shims over libjpeg-turbo and libpng for Imago's Linux codecs.
+ *
+ * libjpeg reports errors by longjmp, which Swift cannot survive, so every libjpeg call runs behind
+ * setjmp here. libpng's simplified API needs no setjmp; the shims only expose what its macros hide
+ * from Swift (PNG_FORMAT_RGBA and friends). WebP has no headers on the machine: only the layout of
+ * its feature struct lives here; the library itself is loaded with dlopen from Swift.
+ */
+#ifndef CIMAGO_CODECS_H
+#define CIMAGO_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- JPEG decoding */
+
+/* Outcomes of the JPEG shims. */
+#define IMAGO_OK 0
+/* libjpeg failed or warned about corrupt or missing data; see imago_jpeg_message. */
+#define IMAGO_FAILED 1
+/* A progressive file had more scans than the limit given to imago_jpeg_decoder_create. */
+#define IMAGO_SCAN_LIMIT 2
+
+/* The colour model of a JPEG as stored. */
+typedef enum {
+    IMAGO_JPEG_GRAY = 1,
+    IMAGO_JPEG_RGB = 2, /* YCbCr or RGB */
+    IMAGO_JPEG_CMYK = 3, /* CMYK or YCCK; decoded to RGB by the shim */
+} imago_jpeg_color_model;
+
+/* What jpeg_read_header found, before any pixel memory exists. */
+typedef struct {
+    int width;
+    int height;
+    int components;
+    imago_jpeg_color_model color_model;
+    int is_progressive;
+} imago_jpeg_header;
+
+/* One decoding: libjpeg's state, its error manager and the jump buffer. Opaque to Swift. */
+typedef struct imago_jpeg_decoder imago_jpeg_decoder;
+
+/* Starts decoding `size` bytes at `data`, which must stay valid until destroy. NULL if out of memory. */
+imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size, int maximum_scans);
+void imago_jpeg_decoder_destroy(imago_jpeg_decoder *decoder);
+
+/* Reads the markers up to the first scan. */
+int imago_jpeg_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *header);
+
+/* Starts decompression at scale_numerator/8 (1...8) and reports the output size. For a progressive
+ * file this reads every scan (the scan limit applies here). */
+int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height);
+
+/* Writes the output as RGBA8 rows of `stride` bytes into `pixels` (height * stride bytes). */
+int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t stride);
+
+/* libjpeg's words for the last failure. */
+const char *imago_jpeg_message(const imago_jpeg_decoder *decoder);
+
+/* ---------------------------------------------------------------- JPEG encoding */
+
+/* Encodes RGBX8 rows (the fourth byte is ignored) at `quality` (1...100). On success `*output` is
+ * a malloc'ed buffer for imago_free. On failure `message` (at least 200 bytes) says why. */
+int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                      uint8_t **output, size_t *output_size, char *message);
+
+void imago_free(void *pointer);
+
+/* ---------------------------------------------------------------- PNG (libpng simplified API) */
+
+/* A png_image, opaque here so that Swift needs no libpng header. */
+typedef struct imago_png_decoder imago_png_decoder;
+
+/* Reads the header of a PNG in memory (`data` must stay valid until destroy). Returns NULL only when
+ * out of memory; check imago_png_message otherwise. */
+imago_png_decoder *imago_png_decoder_create(const uint8_t *data, size_t size);
+void imago_png_decoder_destroy(imago_png_decoder *decoder);
+/* 1 when the header was read; then width, height and has_alpha are valid. */
+int imago_png_header_ok(const imago_png_decoder *decoder);
+uint32_t imago_png_width(const imago_png_decoder *decoder);
+uint32_t imago_png_height(const imago_png_decoder *decoder);
+/* 1 when the image has an alpha channel or a tRNS chunk. */
+int imago_png_has_alpha(const imago_png_decoder *decoder);
+/* Decodes into straight-alpha RGBA8 rows of `stride` bytes. 16-bit files without gamma information
+ * are taken as sRGB (as browsers do), not as linear light. Returns 1 on success. */
+int imago_png_read_pixels(imago_png_decoder *decoder, uint8_t *pixels, size_t stride);
+const char *imago_png_message(const imago_png_decoder *decoder);
+
+/* Encodes RGBA8 (has_alpha 1) or RGB8 (has_alpha 0) rows. On success `*output` is a malloc'ed
+ * buffer for imago_free; on failure `message` (at least 64 bytes) says why. */
+int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride, int has_alpha,
+                     uint8_t **output, size_t *output_size, char *message);
+
+/* ---------------------------------------------------------------- WebP */
+
+/* libwebp's WebPBitstreamFeatures (decode.h, ABI 0x02xx), filled by WebPGetFeaturesInternal. */
+typedef struct {
+    int width;
+    int height;
+    int has_alpha;
+    int has_animation;
+    int format; /* 0 undefined or mixed, 1 lossy, 2 lossless */
+    uint32_t pad[5];
+} imago_webp_features;
+
+/* The WEBP_DECODER_ABI_VERSION this layout matches (libwebp 1.2.4). */
+#define IMAGO_WEBP_DECODER_ABI_VERSION 0x0209
+
+#endif

@@ -1,0 +1,199 @@
+/* libjpeg-turbo behind setjmp: decoding to RGBA with limits, encoding from RGBX. */
+#include "CImagoCodecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+struct imago_jpeg_decoder {
+    struct jpeg_decompress_struct info;
+    struct jpeg_error_mgr errors;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    int maximum_scans;
+    int outcome;
+    int is_cmyk;
+    char message[JMSG_LENGTH_MAX];
+};
+
+static void fail(j_common_ptr info, int outcome) {
+    imago_jpeg_decoder *decoder = (imago_jpeg_decoder *)info->client_data;
+    decoder->outcome = outcome;
+    if (outcome == IMAGO_FAILED) (*info->err->format_message)(info, decoder->message);
+    longjmp(decoder->jump, 1);
+}
+
+static void error_exit(j_common_ptr info) { fail(info, IMAGO_FAILED); }
+
+/* Warnings about the data itself mean missing or wrong pixels (libjpeg would pad a truncated file
+ * with grey and carry on), so they fail the decoding. Warnings about metadata do not, nor do stray
+ * bytes before a marker: the pixel data is intact then, and every browser shows such files. */
+static void emit_message(j_common_ptr info, int level) {
+    if (level >= 0) return; /* trace messages */
+    switch (info->err->msg_code) {
+    case JWRN_ADOBE_XFORM:
+    case JWRN_JFIF_MAJOR:
+    case JWRN_BOGUS_ICC:
+    case JWRN_EXTRANEOUS_DATA:
+        info->err->num_warnings++;
+        return;
+    default:
+        fail(info, IMAGO_FAILED);
+    }
+}
+
+static void output_message(j_common_ptr info) { (void)info; /* never print to stderr */ }
+
+/* Called while scans are read; a hostile progressive file uses thousands of scans to burn CPU. */
+static void progress_monitor(j_common_ptr info) {
+    imago_jpeg_decoder *decoder = (imago_jpeg_decoder *)info->client_data;
+    if (decoder->info.input_scan_number > decoder->maximum_scans) fail(info, IMAGO_SCAN_LIMIT);
+}
+
+imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size, int maximum_scans) {
+    imago_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    decoder->maximum_scans = maximum_scans;
+    decoder->info.err = jpeg_std_error(&decoder->errors);
+    decoder->errors.error_exit = error_exit;
+    decoder->errors.emit_message = emit_message;
+    decoder->errors.output_message = output_message;
+    decoder->info.client_data = decoder;
+    if (setjmp(decoder->jump)) {
+        jpeg_destroy_decompress(&decoder->info);
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    decoder->progress.progress_monitor = progress_monitor;
+    decoder->info.progress = &decoder->progress;
+    jpeg_mem_src(&decoder->info, data, (unsigned long)size);
+    return decoder;
+}
+
+void imago_jpeg_decoder_destroy(imago_jpeg_decoder *decoder) {
+    if (!decoder) return;
+    jpeg_destroy_decompress(&decoder->info);
+    free(decoder);
+}
+
+int imago_jpeg_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *header) {
+    if (setjmp(decoder->jump)) return decoder->outcome;
+    jpeg_read_header(&decoder->info, TRUE);
+    struct jpeg_decompress_struct *info = &decoder->info;
+    header->width = (int)info->image_width;
+    header->height = (int)info->image_height;
+    header->components = info->num_components;
+    header->is_progressive = jpeg_has_multiple_scans(info) ? 1 : 0;
+    switch (info->jpeg_color_space) {
+    case JCS_GRAYSCALE: header->color_model = IMAGO_JPEG_GRAY; break;
+    case JCS_CMYK:
+    case JCS_YCCK: header->color_model = IMAGO_JPEG_CMYK; break;
+    default: header->color_model = IMAGO_JPEG_RGB; break;
+    }
+    return IMAGO_OK;
+}
+
+int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height) {
+    if (setjmp(decoder->jump)) return decoder->outcome;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->is_cmyk = info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK;
+    /* libjpeg-turbo converts gray and YCbCr straight to RGBA; CMYK comes out as 4 bytes a pixel
+     * and is converted in place, so both fill the same buffer. */
+    info->out_color_space = decoder->is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    info->scale_num = (unsigned)scale_numerator;
+    info->scale_denom = 8;
+    info->dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(info);
+    *width = (int)info->output_width;
+    *height = (int)info->output_height;
+    return IMAGO_OK;
+}
+
+/* CMYK to RGB without a colour profile, as browsers do: R = (1 - C)(1 - K). Adobe files (most CMYK
+ * JPEGs, written by Photoshop) store the channels inverted. */
+static void cmyk_to_rgba(uint8_t *row, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++, row += 4) {
+        unsigned c = row[0], m = row[1], y = row[2], k = row[3];
+        if (!inverted) {
+            c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k;
+        }
+        row[0] = (uint8_t)((c * k + 127) / 255);
+        row[1] = (uint8_t)((m * k + 127) / 255);
+        row[2] = (uint8_t)((y * k + 127) / 255);
+        row[3] = 255;
+    }
+}
+
+int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
+    if (setjmp(decoder->jump)) return decoder->outcome;
+    struct jpeg_decompress_struct *info = &decoder->info;
+    while (info->output_scanline < info->output_height) {
+        JSAMPROW row = pixels + (size_t)info->output_scanline * stride;
+        if (jpeg_read_scanlines(info, &row, 1) != 1) {
+            /* Only a suspending data source returns 0 lines; the memory source never suspends. */
+            snprintf(decoder->message, sizeof decoder->message, "libjpeg returned no scanline");
+            return IMAGO_FAILED;
+        }
+        if (decoder->is_cmyk) cmyk_to_rgba(row, info->output_width, info->saw_Adobe_marker);
+    }
+    /* No jpeg_finish_decompress: every pixel is in, and what follows the last scan does not matter. */
+    return IMAGO_OK;
+}
+
+const char *imago_jpeg_message(const imago_jpeg_decoder *decoder) { return decoder->message; }
+
+struct encoder_errors {
+    struct jpeg_error_mgr errors;
+    jmp_buf jump;
+    char *message;
+};
+
+static void encoder_error_exit(j_common_ptr info) {
+    struct encoder_errors *errors = (struct encoder_errors *)info->err;
+    (*info->err->format_message)(info, errors->message);
+    longjmp(errors->jump, 1);
+}
+
+int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                      uint8_t **output, size_t *output_size, char *message) {
+    struct jpeg_compress_struct info;
+    struct encoder_errors errors;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    memset(&info, 0, sizeof info);
+    info.err = jpeg_std_error(&errors.errors);
+    errors.errors.error_exit = encoder_error_exit;
+    errors.errors.output_message = output_message;
+    errors.message = message;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&info);
+        free(buffer);
+        return IMAGO_FAILED;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &buffer, &size);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = 4;
+    info.in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    info.optimize_coding = TRUE;
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * stride);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    *output = buffer;
+    *output_size = size;
+    return IMAGO_OK;
+}
+
+void imago_free(void *pointer) { free(pointer); }

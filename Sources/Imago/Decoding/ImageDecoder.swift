@@ -1,0 +1,82 @@
+import Foundation
+
+/// The default decoder: sniffs the bytes and hands them to the codec for their format.
+///
+/// On Linux that is libjpeg-turbo, libpng, libwebp (loaded at run time) and a Swift GIF decoder;
+/// on Apple platforms, ImageIO. Either way it enforces ``DecodingLimits`` before any pixel memory is
+/// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
+public struct ImageDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { true }
+
+    public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        try context.limits.check(encodedSize: data.count, url: context.url)
+        #if canImport(CImagoCodecs)
+        switch context.format {
+        case .jpeg: return try JPEGDecoder().decode(data, context: context)
+        case .png: return try PNGDecoder().decode(data, context: context)
+        case .gif: return try GIFDecoder().decode(data, context: context)
+        case .webp: return try WebPDecoder().decode(data, context: context)
+        }
+        #elseif canImport(ImageIO)
+        return try ImageIODecoder().decode(data, context: context)
+        #else
+        throw .unsupportedFormat(context.url, detail: "no image codecs on this platform")
+        #endif
+    }
+
+    /// Sniffs `data` and decodes it.
+    ///
+    /// - Parameters:
+    ///   - url: where the bytes came from, for error messages.
+    ///   - targetPixelSize: the longer side the caller needs at most; JPEG may then decode smaller.
+    ///   - decodesAllFrames: `false` to decode only the first frame of an animation.
+    /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look
+    ///   like: empty, an HTML page…), `limitExceeded`, or `decodingFailed`.
+    public static func decode(
+        _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), targetPixelSize: Int? = nil,
+        decodesAllFrames: Bool = true
+    ) throws(ImagePipeline.Error) -> ImageContainer {
+        guard let format = ImageFormat.sniff(data) else {
+            throw .unsupportedFormat(url, detail: describeUnrecognized(data))
+        }
+        let context = DecodingContext(
+            format: format, url: url, limits: limits, targetPixelSize: targetPixelSize,
+            decodesAllFrames: decodesAllFrames)
+        return try ImageDecoder().decode(data, context: context)
+    }
+
+    /// What bytes of no supported format look like, for the `unsupportedFormat` error: servers
+    /// often answer with an HTML error page under an image URL.
+    static func describeUnrecognized(_ data: Data) -> String {
+        if data.isEmpty { return "empty data" }
+        let head = data.prefix(512)
+        let text = String(decoding: head, as: UTF8.self)
+            .drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            .lowercased()
+        if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.hasPrefix("<head")
+            || text.hasPrefix("<body") || (text.hasPrefix("<!--") && text.contains("<html"))
+        {
+            return "the body is an HTML page, not an image"
+        }
+        if text.hasPrefix("<svg") || (text.hasPrefix("<?xml") && text.contains("<svg")) {
+            return "the body is an SVG drawing; vector images are not decoded"
+        }
+        if text.hasPrefix("{") || text.hasPrefix("[") { return "the body looks like JSON, not an image" }
+        let bytes = Array(head)
+        if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["avif", "avis"].contains(brand) { return "the bytes are an AVIF image, which Imago does not decode" }
+            if ["heic", "heix", "mif1", "msf1", "hevc"].contains(brand) {
+                return "the bytes are a HEIF/HEIC image, which Imago does not decode"
+            }
+        }
+        if bytes.starts(with: Array("BM".utf8)) { return "the bytes look like a BMP image, which Imago does not decode" }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            return "the bytes are a TIFF image, which Imago does not decode"
+        }
+        let hex = bytes.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+        return "unrecognised bytes \(hex)\(data.count > 8 ? " …" : "") (\(data.count) bytes)"
+    }
+}

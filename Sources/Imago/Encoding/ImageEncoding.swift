@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(CImagoCodecs)
+import CImagoCodecs
+#endif
+
+/// Turns a ``Bitmap`` into encoded bytes: used to store processed variants on disk and by
+/// `imago fetch --out`.
+///
+/// ``JPEGEncoder`` and ``PNGEncoder`` are the two implementations: libjpeg-turbo and libpng on
+/// Linux, ImageIO on Apple platforms.
+public protocol ImageEncoding: Sendable {
+    /// The format of the bytes ``encode(_:)`` returns.
+    var format: ImageFormat { get }
+
+    /// Encodes `image`.
+    /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` naming the encoder
+    ///   when the codec refuses the image (an empty bitmap, say).
+    func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data
+}
+
+extension ImageEncoding {
+    /// The error for a codec that could not encode, naming the encoder as the processor.
+    func failure(_ reason: String) -> ImagePipeline.Error {
+        .processingFailed(nil, processor: "encode(\(format.rawValue))", reason: reason)
+    }
+
+    /// Refuses a bitmap with no pixels, which neither codec can store.
+    func checkNotEmpty(_ image: Bitmap) throws(ImagePipeline.Error) {
+        guard image.width > 0, image.height > 0 else {
+            throw failure("a \(image.width)x\(image.height) bitmap has no pixels to encode")
+        }
+    }
+}
+
+extension Bitmap {
+    /// The pixels with straight alpha (what PNG stores), un-premultiplying if needed.
+    var straightAlphaPixels: [UInt8] {
+        guard alphaMode == .premultiplied else { return pixels }
+        var straight = pixels
+        for index in stride(from: 0, to: straight.count, by: 4) {
+            let alpha = Int(straight[index + 3])
+            for channel in 0..<3 {
+                let value = Int(straight[index + channel])
+                straight[index + channel] = alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+            }
+        }
+        return straight
+    }
+
+    /// The pixels composited onto white and made opaque (what JPEG, which has no alpha, stores).
+    var opaqueOnWhitePixels: [UInt8] {
+        guard alphaMode != .opaque else { return pixels }
+        var opaque = pixels
+        let premultiplied = alphaMode == .premultiplied
+        for index in stride(from: 0, to: opaque.count, by: 4) {
+            let alpha = Int(opaque[index + 3])
+            for channel in 0..<3 {
+                let value = Int(opaque[index + channel])
+                let covered = premultiplied ? value * 255 : value * alpha
+                opaque[index + channel] = UInt8(min(255, (covered + 255 * (255 - alpha) + 127) / 255))
+            }
+            opaque[index + 3] = 255
+        }
+        return opaque
+    }
+}
+
+#if canImport(CImagoCodecs)
+extension ImageEncoding {
+    /// Calls a C encoding shim, which mallocs its output or writes a message on failure, and takes
+    /// the bytes.
+    func encodeWithShim(
+        library: String,
+        _ call: (inout UnsafeMutablePointer<UInt8>?, inout Int, UnsafeMutablePointer<CChar>) -> Int32
+    ) throws(ImagePipeline.Error) -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { call(&output, &size, $0.baseAddress!) }
+        guard status == IMAGO_OK, let output else {
+            throw failure("\(library): \(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+        }
+        defer { imago_free(output) }
+        return Data(bytes: output, count: size)
+    }
+}
+#endif

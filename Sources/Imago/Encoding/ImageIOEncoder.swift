@@ -1,0 +1,31 @@
+#if canImport(ImageIO) && !canImport(CImagoCodecs)
+import CoreGraphics
+import Foundation
+import ImageIO
+
+/// The Apple back end of ``JPEGEncoder`` and ``PNGEncoder``: a `CGImage` over the bitmap's bytes,
+/// written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
+enum ImageIOEncoder {
+    static func encode(_ bitmap: Bitmap, as encoder: some ImageEncoding, quality: Double?)
+        throws(ImagePipeline.Error) -> Data
+    {
+        let alphaInfo: CGImageAlphaInfo = bitmap.alphaMode == .opaque ? .noneSkipLast : .last
+        guard let provider = CGDataProvider(data: Data(bitmap.pixels) as CFData),
+            let space = CGColorSpace(name: CGColorSpace.sRGB),
+            let image = CGImage(
+                width: bitmap.width, height: bitmap.height, bitsPerComponent: 8, bitsPerPixel: 32,
+                bytesPerRow: bitmap.bytesPerRow, space: space, bitmapInfo: CGBitmapInfo(rawValue: alphaInfo.rawValue),
+                provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent)
+        else { throw encoder.failure("CoreGraphics could not wrap the bitmap") }
+        let type = (encoder.format == .jpeg ? "public.jpeg" : "public.png") as CFString
+        let output = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(output as CFMutableData, type, 1, nil) else {
+            throw encoder.failure("ImageIO has no \(encoder.format) encoder")
+        }
+        let properties = quality.map { [kCGImageDestinationLossyCompressionQuality: $0] as CFDictionary }
+        CGImageDestinationAddImage(destination, image, properties)
+        guard CGImageDestinationFinalize(destination) else { throw encoder.failure("ImageIO could not write the image") }
+        return output as Data
+    }
+}
+#endif

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Imago
+
+/// Encoders round-trip through the decoders: PNG exactly, JPEG within a few levels.
+@Suite struct EncoderTests {
+    @Test(arguments: [false, true])
+    func pngRoundTripIsExact(_ alpha: Bool) throws {
+        let original = gradientBitmap(width: 37, height: 23, alpha: alpha)
+        let data = try PNGEncoder().encode(original)
+        #expect(ImageFormat.sniff(data) == .png)
+        let decoded = try ImageDecoder.decode(data).image
+        #expect(decoded == original)
+    }
+
+    @Test func pngStoresPremultipliedPixelsStraight() throws {
+        let premultiplied = Bitmap(width: 1, height: 1, alphaMode: .premultiplied, pixels: [100, 50, 0, 128])
+        let decoded = try ImageDecoder.decode(try PNGEncoder().encode(premultiplied)).image
+        #expect(decoded[0, 0] == RGBA(199, 100, 0, 128))
+        #expect(decoded.alphaMode == .straight)
+    }
+
+    /// Gradients survive quality 90 within 6 levels per channel; quality changes the size.
+    @Test func jpegRoundTripIsClose() throws {
+        let original = gradientBitmap(width: 64, height: 48)
+        let data = try JPEGEncoder(quality: 90).encode(original)
+        #expect(ImageFormat.sniff(data) == .jpeg)
+        let decoded = try ImageDecoder.decode(data).image
+        #expect(decoded.width == 64 && decoded.height == 48 && decoded.alphaMode == .opaque)
+        #expect(largestDifference(decoded, original.pixels).value <= 6)
+        #expect(try JPEGEncoder(quality: 20).encode(original).count < data.count)
+    }
+
+    /// JPEG has no alpha: transparent pixels come out white, and red at half alpha comes out as
+    /// red half-way to white, whether the bitmap stores it straight or premultiplied.
+    @Test(arguments: [
+        (Bitmap.AlphaMode.straight, RGBA(200, 0, 0, 128)), (.premultiplied, RGBA(100, 0, 0, 128)),
+    ])
+    func jpegCompositesAlphaOntoWhite(_ mode: Bitmap.AlphaMode, _ halfRed: RGBA) throws {
+        var image = Bitmap(width: 16, height: 16)
+        image.alphaMode = mode
+        for y in 0..<16 { for x in 8..<16 { image[x, y] = halfRed } }
+        let decoded = try ImageDecoder.decode(try JPEGEncoder(quality: 95).encode(image)).image
+        let white = decoded[2, 8], pink = decoded[13, 8]
+        #expect(min(white.r, white.g, white.b) >= 252, "\(white)")
+        // 200 * 128/255 + 255 * 127/255 = 227; green and blue 127.
+        #expect(abs(Int(pink.r) - 227) <= 4 && abs(Int(pink.g) - 127) <= 4 && abs(Int(pink.b) - 127) <= 4, "\(pink)")
+    }
+
+    @Test func emptyBitmapIsRefused() {
+        let empty = Bitmap(width: 0, height: 0, alphaMode: .opaque, pixels: [])
+        #expect(throws: ImagePipeline.Error.self) { try PNGEncoder().encode(empty) }
+        #expect(throws: ImagePipeline.Error.self) { try JPEGEncoder().encode(empty) }
+    }
+
+    @Test func qualityIsClamped() {
+        #expect(JPEGEncoder(quality: 0).quality == 1)
+        #expect(JPEGEncoder(quality: 250).quality == 100)
+        #expect(JPEGEncoder().quality == 85)
+    }
+}
