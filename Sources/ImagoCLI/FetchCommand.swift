@@ -29,7 +29,7 @@ struct FetchCommand: AsyncParsableCommand {
     var outputDirectory: String?
 
     @Option(help: "Download priority: veryLow, low, normal, high or veryHigh.")
-    var priority: PriorityArgument = .normal
+    var priority: ImageRequest.Priority = .normal
 
     @Option(help: "Retries after a transient failure (connection error, timeout, 408, 429, 5xx).")
     var retries: Int = RetryPolicy.default.maximumAttempts - 1
@@ -75,7 +75,7 @@ struct FetchCommand: AsyncParsableCommand {
         let requests = urls.map {
             ImageRequest(
                 url: URL(string: $0)!, thumbnailPixelSize: thumbnailPixelSize,
-                cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
+                cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority)
         }
 
         var failures = 0

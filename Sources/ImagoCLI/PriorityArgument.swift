@@ -1,17 +1,14 @@
 import ArgumentParser
 import Imago
 
-/// `--priority` values, spelled as in the library.
-enum PriorityArgument: String, ExpressibleByArgument, CaseIterable {
-    case veryLow, low, normal, high, veryHigh
-
-    var value: ImageRequest.Priority {
-        switch self {
-        case .veryLow: .veryLow
-        case .low: .low
-        case .normal: .normal
-        case .high: .high
-        case .veryHigh: .veryHigh
-        }
+/// `--priority veryLow|low|normal|high|veryHigh`, spelled as in the library.
+extension ImageRequest.Priority: @retroactive ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let match = Self.allCases.first(where: { "\($0)" == argument }) else { return nil }
+        self = match
     }
+
+    public var defaultValueDescription: String { "\(self)" }
+
+    public static var allValueStrings: [String] { allCases.map { "\($0)" } }
 }
