@@ -31,6 +31,8 @@ extension ImagePipeline {
         case limitExceeded(URL?, DecodingLimits.Violation)
         /// A processor (resize, crop…) could not produce its output.
         case processingFailed(URL?, processor: String, reason: String)
+        /// An image could not be encoded (for the disk cache's processed variants or `--out`).
+        case encodingFailed(ImageFormat, reason: String)
         /// The request asked for cached data only, and nothing was cached.
         case notCached(URL)
         /// The network is unreachable and the request could not wait any longer for it.
@@ -62,6 +64,7 @@ extension ImagePipeline {
             case .decodingFailed: "decoding_failed"
             case .limitExceeded: "limit_exceeded"
             case .processingFailed: "processing_failed"
+            case .encodingFailed: "encoding_failed"
             case .notCached: "not_cached"
             case .offline: "offline"
             case .cancelled: "cancelled"
@@ -78,6 +81,8 @@ extension ImagePipeline {
             case .unsupportedFormat(let url, _), .decodingFailed(let url, _, _), .limitExceeded(let url, _),
                 .processingFailed(let url, _, _):
                 url
+            case .encodingFailed:
+                nil
             }
         }
 
@@ -126,6 +131,8 @@ extension ImagePipeline {
                 return "\(subject): \(violation); raise the limit in DecodingLimits only for trusted sources."
             case .processingFailed(_, let processor, let reason):
                 return "\(subject): processor '\(processor)' failed: \(reason)."
+            case .encodingFailed(let format, let reason):
+                return "The image could not be encoded as \(format): \(reason)."
             case .notCached:
                 return "\(subject): not in any cache, and the request's cache policy forbids loading it."
             case .offline:

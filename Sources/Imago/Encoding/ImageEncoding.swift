@@ -14,15 +14,15 @@ public protocol ImageEncoding: Sendable {
     var format: ImageFormat { get }
 
     /// Encodes `image`.
-    /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` naming the encoder
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` naming the format
     ///   when the codec refuses the image (an empty bitmap, say).
     func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data
 }
 
 extension ImageEncoding {
-    /// The error for a codec that could not encode, naming the encoder as the processor.
+    /// The error for a codec that could not encode.
     func failure(_ reason: String) -> ImagePipeline.Error {
-        .processingFailed(nil, processor: "encode(\(format.rawValue))", reason: reason)
+        .encodingFailed(format, reason: reason)
     }
 
     /// Refuses a bitmap with no pixels, which neither codec can store.
