@@ -15,7 +15,6 @@ extension DiskCache {
     enum FileSystem {
         /// A file's identity and the fields the cache uses.
         struct Status {
-            var device: UInt64
             var inode: UInt64
             var size: Int
             /// The `S_IFMT` bits of the mode: regular file, directory, link…
@@ -24,7 +23,6 @@ extension DiskCache {
             var modified: TimeInterval
 
             init(_ info: stat) {
-                device = UInt64(info.st_dev)
                 inode = UInt64(info.st_ino)
                 size = Int(info.st_size)
                 kind = info.st_mode & S_IFMT
@@ -37,8 +35,6 @@ extension DiskCache {
 
             var isRegularFile: Bool { kind == S_IFREG }
             var isDirectory: Bool { kind == S_IFDIR }
-
-            func isSameFile(as other: Status) -> Bool { device == other.device && inode == other.inode }
         }
 
         /// An `errno` value from a failed call.
@@ -80,18 +76,21 @@ extension DiskCache {
         /// entry under a real name. On failure the partial file is removed.
         static func createFile(
             atPath path: String, header: [UInt8], payload: Data, time: TimeInterval
-        ) throws(Failure) {
+        ) throws(Failure) -> Status {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw Failure(code: errno) }
             var failure: Int32 = 0
             header.withUnsafeBytes { failure = writeAll(fd, $0) }
             if failure == 0 { payload.withUnsafeBytes { failure = writeAll(fd, $0) } }
             if failure == 0 { setModified(fd, to: time) }
+            let status = failure == 0 ? status(ofFile: fd) : nil
+            if status == nil, failure == 0 { failure = errno }
             if close(fd) != 0, failure == 0 { failure = errno }
-            if failure != 0 {
+            guard failure == 0, let status else {
                 unlink(path)
                 throw Failure(code: failure)
             }
+            return status
         }
 
         /// Reads exactly `buffer.count` bytes at `offset`; false on an error or a short file.
@@ -114,10 +113,10 @@ extension DiskCache {
             _ = futimens(fd, [stamp, stamp])
         }
 
-        /// Deletes `path` only if it is still the file described by `expected`, so a file that another
-        /// process has just renamed over it is left alone.
-        static func remove(_ path: String, ifStill expected: Status) {
-            guard let current = status(atPath: path), current.isSameFile(as: expected) else { return }
+        /// Deletes `path` only if it is still the file with this inode, so an entry that another
+        /// thread or process has just renamed over it is left alone.
+        static func remove(_ path: String, ifInode inode: UInt64) {
+            guard let current = status(atPath: path), current.inode == inode else { return }
             unlink(path)
         }
 

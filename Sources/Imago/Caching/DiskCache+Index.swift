@@ -13,6 +13,8 @@ extension DiskCache {
             /// Seconds since 1970: the entry file's modification time, which the cache sets on
             /// every store and hit (access times cannot be trusted on relatime mounts).
             var lastAccess: TimeInterval
+            /// Identifies the file, so evicting it cannot delete a newer file renamed over it.
+            var inode: UInt64
         }
 
         enum Change {
@@ -83,12 +85,12 @@ extension DiskCache {
 
         /// When the total exceeds `limit`, removes from the index and returns the least recently
         /// used entries whose removal brings the total down to `target`; the caller deletes them.
-        mutating func evictions(limit: Int, target: Int) -> [String] {
+        mutating func evictions(limit: Int, target: Int) -> [(name: String, inode: UInt64)] {
             guard phase == .loaded, totalBytes > limit else { return [] }
-            var victims: [String] = []
+            var victims: [(name: String, inode: UInt64)] = []
             for (name, file) in files.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
                 guard totalBytes > target else { break }
-                victims.append(name)
+                victims.append((name, file.inode))
                 totalBytes -= file.size
                 files[name] = nil
             }

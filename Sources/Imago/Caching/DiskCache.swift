@@ -71,11 +71,11 @@ public final class DiskCache: Sendable {
     public func entry(forKey key: CacheKey, allowExpired: Bool = false) -> Entry? {
         let name = Self.entryName(for: key)
         let time = now()
-        guard let (entry, fileSize) = readEntry(named: name, key: key, at: time, allowExpired: allowExpired) else {
+        guard let (entry, file) = readEntry(named: name, key: key, at: time, allowExpired: allowExpired) else {
             index.withLock { $0.recordMiss(name) }
             return nil
         }
-        index.withLock { $0.recordHit(name, Index.File(size: fileSize, lastAccess: time.timeIntervalSince1970)) }
+        index.withLock { $0.recordHit(name, Index.File(size: file.size, lastAccess: time.timeIntervalSince1970, inode: file.inode)) }
         return entry
     }
 
@@ -107,15 +107,15 @@ public final class DiskCache: Sendable {
             metadata: metadata
         ).encoded()
         let name = Self.entryName(for: key)
-        try writeEntry(named: name, header: header, payload: data, at: time)
+        let written = try writeEntry(named: name, header: header, payload: data, at: time)
         loadIndexIfNeeded()
-        let file = Index.File(size: header.count + data.count, lastAccess: time.timeIntervalSince1970)
+        let file = Index.File(size: written.size, lastAccess: time.timeIntervalSince1970, inode: written.inode)
         let victims = index.withLock { index in
             index.apply(.present(name, file))
             let limit = configuration.sizeLimit
             return index.evictions(limit: limit, target: limit / 10 * 9)
         }
-        for victim in victims { unlink(path(ofEntry: victim)) }
+        for victim in victims { FileSystem.remove(path(ofEntry: victim.name), ifInode: victim.inode) }
     }
 
     /// Rewrites the entry for `key` with new metadata and a new lifetime, starting from now: what a
@@ -216,105 +216,37 @@ public final class DiskCache: Sendable {
 
     /// Writes the entry to a temporary file and renames it into place. If the cache's folders have
     /// been deleted meanwhile, recreates them, forgets the index, and tries once more.
-    private func writeEntry(named name: String, header: [UInt8], payload: Data, at time: Date) throws(Error) {
+    private func writeEntry(
+        named name: String, header: [UInt8], payload: Data, at time: Date
+    ) throws(Error) -> FileSystem.Status {
         let temporary = temporaryPath + "/" + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let destination = path(ofEntry: name)
-        for attempt in 1...2 {
+        var attempt = 1
+        while true {
+            let status: FileSystem.Status
             do throws(FileSystem.Failure) {
-                try FileSystem.createFile(atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970)
+                status = try FileSystem.createFile(
+                    atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970)
             } catch {
-                guard error.code == ENOENT, attempt == 1 else { throw Error.cannotWriteEntry(path: temporary, code: error.code) }
+                guard error.code == ENOENT, attempt == 1 else {
+                    throw Error.cannotWriteEntry(path: temporary, code: error.code)
+                }
                 try recreateDirectories()
+                attempt += 1
                 continue
             }
-            if rename(temporary, destination) == 0 { return }
+            if rename(temporary, destination) == 0 { return status }
             let code = errno
             unlink(temporary)
             guard code == ENOENT, attempt == 1 else { throw Error.cannotWriteEntry(path: destination, code: code) }
             try recreateDirectories()
+            attempt += 1
         }
     }
 
     private func recreateDirectories() throws(Error) {
         try createDirectories()
         index.withLock { $0.invalidate() }
-    }
-
-    /// Reads and verifies the entry file `name`. Returns the entry and the file's size, or nil for
-    /// a miss; a damaged, foreign or (unless allowed) expired file is deleted.
-    private func readEntry(named name: String, key: CacheKey, at time: Date, allowExpired: Bool) -> (Entry, Int)? {
-        let path = path(ofEntry: name)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        entryFilesOpened.add(1, ordering: .relaxed)
-        guard let status = FileSystem.status(ofFile: fd) else { return nil }
-        guard let (header, headerLength) = readHeader(fd, fileSize: status.size), header.key == key.rawValue,
-            header.payloadLength == status.size - headerLength
-        else {
-            FileSystem.remove(path, ifStill: status)
-            return nil
-        }
-        let isExpired = header.expiresAt.map { $0 <= time } ?? false
-        if isExpired && !allowExpired {
-            FileSystem.remove(path, ifStill: status)
-            return nil
-        }
-        guard let payload = readPayload(fd, at: headerLength, count: header.payloadLength),
-            Checksum.crc32(payload) == header.payloadChecksum
-        else {
-            FileSystem.remove(path, ifStill: status)
-            return nil
-        }
-        FileSystem.setModified(fd, to: time.timeIntervalSince1970)
-        let entry = Entry(
-            key: key, data: payload, metadata: header.metadata, createdAt: header.createdAt,
-            expiresAt: header.expiresAt, isExpired: isExpired)
-        return (entry, status.size)
-    }
-
-    /// Reads and decodes the header at the start of an open entry file.
-    private func readHeader(_ fd: Int32, fileSize: Int) -> (EntryHeader, length: Int)? {
-        var wanted = min(fileSize, 4096)
-        while true {
-            let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) { buffer -> EntryHeader.Decoded in
-                guard FileSystem.read(fd, into: buffer, at: 0) else { return .invalid }
-                return EntryHeader.decode(UnsafeRawBufferPointer(buffer))
-            }
-            switch decoded {
-            case .header(let header, let length): return (header, length)
-            case .needsBytes(let length) where length <= fileSize && length > wanted: wanted = length
-            case .needsBytes, .invalid: return nil
-            }
-        }
-    }
-
-    /// Reads `count` payload bytes into a fresh buffer, without zero-filling it first.
-    private func readPayload(_ fd: Int32, at offset: Int, count: Int) -> Data? {
-        guard count > 0 else { return Data() }
-        guard let memory = malloc(count) else { return nil }
-        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(start: memory, count: count), at: offset) else {
-            free(memory)
-            return nil
-        }
-        return Data(bytesNoCopy: memory, count: count, deallocator: .free)
-    }
-
-    /// Deletes the entry file `name` if it has expired or its header is damaged.
-    private func removeIfExpired(named name: String, at time: Date) -> Bool {
-        let path = path(ofEntry: name)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        entryFilesOpened.add(1, ordering: .relaxed)
-        guard let status = FileSystem.status(ofFile: fd) else { return false }
-        if let (header, length) = readHeader(fd, fileSize: status.size), header.payloadLength == status.size - length,
-            header.expiresAt.map({ $0 > time }) ?? true
-        {
-            return false
-        }
-        FileSystem.remove(path, ifStill: status)
-        return true
     }
 
     // MARK: - Index
@@ -337,7 +269,7 @@ public final class DiskCache: Sendable {
             guard Self.isEntryName(name), let status = FileSystem.status(of: namePointer, inDirectory: directory),
                 status.isRegularFile
             else { return }
-            files[name] = Index.File(size: status.size, lastAccess: status.modified)
+            files[name] = Index.File(size: status.size, lastAccess: status.modified, inode: status.inode)
         }
         return files
     }
