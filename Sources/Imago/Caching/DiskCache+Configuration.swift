@@ -14,7 +14,9 @@ extension DiskCache {
         /// Default: 50 MiB.
         public var maximumEntrySize: Int
 
-        public init(sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024) {
+        public init(
+            sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024
+        ) {
             self.sizeLimit = sizeLimit
             self.entryLifetime = entryLifetime
             self.maximumEntrySize = maximumEntrySize

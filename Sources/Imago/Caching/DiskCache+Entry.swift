@@ -94,9 +94,9 @@ struct EntryHeader: Equatable {
             length >= fixedLength + 4, length <= maximumLength
         else { return .invalid }
         guard bytes.count >= length else { return .needsBytes(length: length) }
-        let storedChecksum = UnsafeRawBufferPointer(rebasing: bytes[(length - 4)..<length]).loadUnaligned(as: UInt32.self)
-        guard UInt32(littleEndian: storedChecksum) == Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[0..<(length - 4)]))
-        else { return .invalid }
+        let checked = UnsafeRawBufferPointer(rebasing: bytes[0..<(length - 4)])
+        let storedChecksum = bytes.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+        guard UInt32(littleEndian: storedChecksum) == Checksum.crc32(checked) else { return .invalid }
         reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[8..<(length - 4)]))
         _ = reader.integer(UInt32.self)
         guard let keyLength = reader.integer(UInt32.self), let pairCount = reader.integer(UInt32.self),

@@ -122,7 +122,9 @@ extension DiskCache {
 
         /// Calls `body` with the name of every directory entry in `path` except `.` and `..`, and the
         /// descriptor of the open directory (for `fstatat`). A missing directory has no entries.
-        static func forEachName(inDirectory path: String, _ body: (_ name: UnsafePointer<CChar>, _ directory: Int32) -> Void) {
+        static func forEachName(
+            inDirectory path: String, _ body: (_ name: UnsafePointer<CChar>, _ directory: Int32) -> Void
+        ) {
             guard let directory = opendir(path) else { return }
             defer { closedir(directory) }
             let fd = dirfd(directory)

@@ -11,7 +11,10 @@ import Foundation
 /// Reading entry files: every check that stands between a file and a returned entry.
 extension DiskCache {
     /// Reads and verifies the entry file `name`. Returns the entry and the file's status, or nil for
-    /// a miss; a damaged, foreign or (unless allowed) expired file is deleted.
+    /// a miss; a damaged, foreign, oversized or (unless allowed) expired file is deleted.
+    ///
+    /// The whole file is read with one `pread` into one buffer, and the returned `Data` is a view of
+    /// its payload part: no second read, no copy, no zero-filling.
     func readEntry(
         named name: String, key: CacheKey, at time: Date, allowExpired: Bool
     ) -> (Entry, FileSystem.Status)? {
@@ -21,24 +24,31 @@ extension DiskCache {
         defer { close(fd) }
         entryFilesOpened.add(1, ordering: .relaxed)
         guard let status = FileSystem.status(ofFile: fd) else { return nil }
-        guard let (header, headerLength) = readHeader(fd, fileSize: status.size), header.key == key.rawValue,
-            header.payloadLength == status.size - headerLength
-        else {
+        let discard = { () -> (Entry, FileSystem.Status)? in
             FileSystem.remove(path, ifInode: status.inode)
             return nil
         }
+        let size = status.size
+        guard size <= configuration.maximumEntrySize + EntryHeader.maximumLength, let base = malloc(max(size, 1)) else {
+            return discard()
+        }
+        let bytes = UnsafeRawBufferPointer(start: base, count: size)
+        var keepsBuffer = false
+        defer { if !keepsBuffer { free(base) } }
+        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(mutating: bytes), at: 0),
+            case .header(let header, let headerLength) = EntryHeader.decode(bytes),
+            header.key == key.rawValue, header.payloadLength == size - headerLength
+        else { return discard() }
         let isExpired = header.expiresAt.map { $0 <= time } ?? false
-        if isExpired && !allowExpired {
-            FileSystem.remove(path, ifInode: status.inode)
-            return nil
-        }
-        guard let payload = readPayload(fd, at: headerLength, count: header.payloadLength),
-            Checksum.crc32(payload) == header.payloadChecksum
-        else {
-            FileSystem.remove(path, ifInode: status.inode)
-            return nil
-        }
+        guard !isExpired || allowExpired else { return discard() }
+        let payloadBytes = UnsafeRawBufferPointer(rebasing: bytes[headerLength...])
+        guard Checksum.crc32(payloadBytes) == header.payloadChecksum else { return discard() }
+
         FileSystem.setModified(fd, to: time.timeIntervalSince1970)
+        keepsBuffer = true
+        let payload = Data(
+            bytesNoCopy: base + headerLength, count: header.payloadLength,
+            deallocator: .custom { pointer, _ in free(pointer - headerLength) })
         let entry = Entry(
             key: key, data: payload, metadata: header.metadata, createdAt: header.createdAt,
             expiresAt: header.expiresAt, isExpired: isExpired)
@@ -49,7 +59,7 @@ extension DiskCache {
     private func readHeader(_ fd: Int32, fileSize: Int) -> (EntryHeader, length: Int)? {
         var wanted = min(fileSize, 4096)
         while true {
-            let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) { buffer -> EntryHeader.Decoded in
+            let decoded: EntryHeader.Decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) { buffer in
                 guard FileSystem.read(fd, into: buffer, at: 0) else { return .invalid }
                 return EntryHeader.decode(UnsafeRawBufferPointer(buffer))
             }
@@ -59,17 +69,6 @@ extension DiskCache {
             case .needsBytes, .invalid: return nil
             }
         }
-    }
-
-    /// Reads `count` payload bytes into a fresh buffer, without zero-filling it first.
-    private func readPayload(_ fd: Int32, at offset: Int, count: Int) -> Data? {
-        guard count > 0 else { return Data() }
-        guard let memory = malloc(count) else { return nil }
-        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(start: memory, count: count), at: offset) else {
-            free(memory)
-            return nil
-        }
-        return Data(bytesNoCopy: memory, count: count, deallocator: .free)
     }
 
     /// Deletes the entry file `name` if it has expired or its header is damaged.

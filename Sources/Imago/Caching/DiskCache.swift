@@ -75,7 +75,8 @@ public final class DiskCache: Sendable {
             index.withLock { $0.recordMiss(name) }
             return nil
         }
-        index.withLock { $0.recordHit(name, Index.File(size: file.size, lastAccess: time.timeIntervalSince1970, inode: file.inode)) }
+        let accessed = Index.File(size: file.size, lastAccess: time.timeIntervalSince1970, inode: file.inode)
+        index.withLock { $0.recordHit(name, accessed) }
         return entry
     }
 
@@ -127,7 +128,9 @@ public final class DiskCache: Sendable {
     /// - Returns: false when there was no intact entry to refresh.
     /// - Throws: as ``store(_:forKey:metadata:lifetime:)``.
     @discardableResult
-    public func refresh(forKey key: CacheKey, metadata: [String: String]? = nil, lifetime: Duration? = nil) throws -> Bool {
+    public func refresh(
+        forKey key: CacheKey, metadata: [String: String]? = nil, lifetime: Duration? = nil
+    ) throws -> Bool {
         guard let entry = entry(forKey: key, allowExpired: true) else { return false }
         try store(entry.data, forKey: key, metadata: metadata ?? entry.metadata, lifetime: lifetime)
         return true

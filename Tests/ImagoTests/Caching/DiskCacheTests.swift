@@ -186,7 +186,9 @@ struct DiskCacheTests {
         }
     }
 
-    @Test(arguments: ["../../etc/passwd", "/absolute/path", "a/b\\c\0d", "..", "", String(repeating: "x", count: 10_000)])
+    @Test(arguments: [
+        "../../etc/passwd", "/absolute/path", "a/b\\c\0d", "..", "", String(repeating: "x", count: 10_000),
+    ])
     func keysNeverBecomePaths(key: String) throws {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory.appendingPathComponent("cache"))
