@@ -116,8 +116,8 @@ struct DiskCacheTests {
             try cache.store(payload(100), forKey: "later", lifetime: .seconds(500))
             let abandoned = directory.appendingPathComponent("tmp/abandoned")
             let recent = directory.appendingPathComponent("tmp/in-progress")
-            FileManager.default.createFile(atPath: abandoned.path, contents: Data([1]))
-            FileManager.default.createFile(atPath: recent.path, contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: abandoned.path, contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: recent.path, contents: Data([1]))
             try FileManager.default.setAttributes(
                 [.modificationDate: clock.now.addingTimeInterval(-7_200)], ofItemAtPath: abandoned.path)
             try FileManager.default.setAttributes([.modificationDate: clock.now], ofItemAtPath: recent.path)

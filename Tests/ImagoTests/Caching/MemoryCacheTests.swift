@@ -172,7 +172,7 @@ struct MemoryCacheTests {
     @Test func concurrentAccessStaysConsistent() async {
         let cache = MemoryCache<Int, Int>(
             configuration: .init(costLimit: 150, countLimit: 40, pinnedCostLimit: 30))
-        let cost = { (key: Int) in key % 7 + 1 }
+        let cost: @Sendable (Int) -> Int = { $0 % 7 + 1 }
         let wrongValues = await withTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
                 group.addTask {
