@@ -1,35 +1,18 @@
 extension MemoryCache {
     /// The cache's state, a plain value kept behind the cache's `Mutex`: a dictionary from key to
-    /// node slot, and two doubly linked LRU lists (unpinned and pinned) threaded through an array of
-    /// nodes by index. Freed slots are reused through a free list, so steady-state use allocates
-    /// nothing per entry.
+    /// slot, and two doubly linked LRU lists (unpinned and pinned) threaded by index through arrays
+    /// of slots. Freed slots are reused through a free list, so steady-state use allocates nothing
+    /// per entry.
     struct Storage {
-        private struct Node {
-            var key: Key?
-            var value: Value?
-            var cost = 0
-            var isPinned = false
-            /// Deadline on the cache's elapsed-time scale; nil never expires.
-            var expiresAt: Duration?
-            /// Toward the more recently used neighbour; `none` at the head.
-            var previous = Storage.none
-            /// Toward the less recently used neighbour; `none` at the tail. Links the free list too.
-            var next = Storage.none
-        }
-
-        /// Head (most recent) and tail (least recent) of one list.
-        private struct List {
-            var head = Storage.none
-            var tail = Storage.none
-        }
-
-        private static var none: Int { -1 }
-
-        private var nodes: [Node] = []
+        private var keys: [Key?] = []
+        private var values: [Value?] = []
+        /// Links, costs and deadlines, parallel to `keys` and `values`. Kept in a non-generic array
+        /// so relinking on a hit needs no generic metadata even in unspecialized code.
+        private var links: [MemoryCacheLink] = []
         private var slots: [Key: Int] = [:]
-        private var freeSlot = Storage.none
-        private var unpinned = List()
-        private var pinned = List()
+        private var freeSlot = MemoryCacheLink.none
+        private var unpinned = MemoryCacheLink.List()
+        private var pinned = MemoryCacheLink.List()
         private(set) var totalCost = 0
         private(set) var pinnedCost = 0
         private var pinnedCount = 0
@@ -49,20 +32,19 @@ extension MemoryCache {
                 misses += 1
                 return nil
             }
-            if isExpired(slot, now: now) {
+            if links[slot].isExpired(at: now) {
                 remove(slot)
                 misses += 1
                 return nil
             }
-            unlink(slot)
-            linkAtHead(slot)
+            moveToHead(slot)
             hits += 1
-            return nodes[slot].value
+            return values[slot]
         }
 
         func contains(_ key: Key, now: Duration?) -> Bool {
             guard let slot = slots[key] else { return false }
-            return !isExpired(slot, now: now)
+            return !links[slot].isExpired(at: now)
         }
 
         mutating func store(
@@ -72,15 +54,19 @@ extension MemoryCache {
             if let existing = slots[key] { remove(existing) }
             guard cost <= limits.cost, limits.count > 0 else { return }
             let isPinned = wantsPin && pinnedCost + cost <= limits.pinnedCost
-            let node = Node(key: key, value: value, cost: cost, isPinned: isPinned, expiresAt: expiresAt)
+            let link = MemoryCacheLink(cost: cost, isPinned: isPinned, expiresAt: expiresAt)
             let slot: Int
-            if freeSlot != Self.none {
+            if freeSlot != MemoryCacheLink.none {
                 slot = freeSlot
-                freeSlot = nodes[slot].next
-                nodes[slot] = node
+                freeSlot = links[slot].next
+                keys[slot] = key
+                values[slot] = value
+                links[slot] = link
             } else {
-                slot = nodes.count
-                nodes.append(node)
+                slot = links.count
+                keys.append(key)
+                values.append(value)
+                links.append(link)
             }
             slots[key] = slot
             linkAtHead(slot)
@@ -89,7 +75,7 @@ extension MemoryCache {
                 pinnedCost += cost
                 pinnedCount += 1
             }
-            while totalCost > limits.cost || count > limits.count, unpinned.tail != Self.none {
+            while totalCost > limits.cost || count > limits.count, unpinned.tail != MemoryCacheLink.none {
                 remove(unpinned.tail)
             }
         }
@@ -99,11 +85,13 @@ extension MemoryCache {
         }
 
         mutating func removeAll() {
-            nodes = []
+            keys = []
+            values = []
+            links = []
             slots = [:]
-            freeSlot = Self.none
-            unpinned = List()
-            pinned = List()
+            freeSlot = MemoryCacheLink.none
+            unpinned = MemoryCacheLink.List()
+            pinned = MemoryCacheLink.List()
             totalCost = 0
             pinnedCost = 0
             pinnedCount = 0
@@ -112,48 +100,95 @@ extension MemoryCache {
         /// Evicts the least recently used unpinned entry, then pinned ones, while `isOver` holds.
         mutating func trim(while isOver: (Self) -> Bool) {
             while isOver(self) {
-                let victim = unpinned.tail != Self.none ? unpinned.tail : pinned.tail
-                guard victim != Self.none else { return }
+                let victim = unpinned.tail != MemoryCacheLink.none ? unpinned.tail : pinned.tail
+                guard victim != MemoryCacheLink.none else { return }
                 remove(victim)
             }
-        }
-
-        private func isExpired(_ slot: Int, now: Duration?) -> Bool {
-            guard let deadline = nodes[slot].expiresAt, let now else { return false }
-            return now >= deadline
         }
 
         /// Unlinks the slot, forgets its key and value, and puts it on the free list.
         private mutating func remove(_ slot: Int) {
             unlink(slot)
-            let node = nodes[slot]
-            if let key = node.key { slots[key] = nil }
-            totalCost -= node.cost
-            if node.isPinned {
-                pinnedCost -= node.cost
+            if let key = keys[slot] { slots[key] = nil }
+            keys[slot] = nil
+            values[slot] = nil
+            let link = links[slot]
+            totalCost -= link.cost
+            if link.isPinned {
+                pinnedCost -= link.cost
                 pinnedCount -= 1
             }
-            nodes[slot] = Node(next: freeSlot)
+            links[slot] = MemoryCacheLink(cost: 0, isPinned: false, expiresAt: nil)
+            links[slot].next = freeSlot
             freeSlot = slot
         }
 
+        private mutating func moveToHead(_ slot: Int) {
+            let list = links[slot].isPinned ? pinned : unpinned
+            guard list.head != slot else { return }
+            unlink(slot)
+            linkAtHead(slot)
+        }
+
         private mutating func linkAtHead(_ slot: Int) {
-            let isPinned = nodes[slot].isPinned
-            var list = isPinned ? pinned : unpinned
-            nodes[slot].previous = Self.none
-            nodes[slot].next = list.head
-            if list.head != Self.none { nodes[list.head].previous = slot } else { list.tail = slot }
-            list.head = slot
-            if isPinned { pinned = list } else { unpinned = list }
+            if links[slot].isPinned {
+                MemoryCacheLink.insertAtHead(slot, of: &pinned, in: &links)
+            } else {
+                MemoryCacheLink.insertAtHead(slot, of: &unpinned, in: &links)
+            }
         }
 
         private mutating func unlink(_ slot: Int) {
-            let isPinned = nodes[slot].isPinned
-            var list = isPinned ? pinned : unpinned
-            let (previous, next) = (nodes[slot].previous, nodes[slot].next)
-            if previous != Self.none { nodes[previous].next = next } else { list.head = next }
-            if next != Self.none { nodes[next].previous = previous } else { list.tail = previous }
-            if isPinned { pinned = list } else { unpinned = list }
+            if links[slot].isPinned {
+                MemoryCacheLink.unlink(slot, from: &pinned, in: &links)
+            } else {
+                MemoryCacheLink.unlink(slot, from: &unpinned, in: &links)
+            }
         }
+    }
+}
+
+/// One slot's place in an LRU list of ``MemoryCache``, with the bookkeeping that does not depend on
+/// the key and value types.
+struct MemoryCacheLink {
+    /// Head (most recently used) and tail (least recently used) of one list.
+    struct List {
+        var head = MemoryCacheLink.none
+        var tail = MemoryCacheLink.none
+    }
+
+    static var none: Int { -1 }
+
+    var cost: Int
+    var isPinned: Bool
+    /// Deadline on the cache's elapsed-time scale; nil never expires.
+    var expiresAt: Duration?
+    /// Toward the more recently used neighbour; `none` at the head.
+    var previous = MemoryCacheLink.none
+    /// Toward the less recently used neighbour; `none` at the tail. Also links the free list.
+    var next = MemoryCacheLink.none
+
+    init(cost: Int, isPinned: Bool, expiresAt: Duration?) {
+        self.cost = cost
+        self.isPinned = isPinned
+        self.expiresAt = expiresAt
+    }
+
+    func isExpired(at now: Duration?) -> Bool {
+        guard let expiresAt, let now else { return false }
+        return now >= expiresAt
+    }
+
+    static func insertAtHead(_ slot: Int, of list: inout List, in links: inout [MemoryCacheLink]) {
+        links[slot].previous = none
+        links[slot].next = list.head
+        if list.head != none { links[list.head].previous = slot } else { list.tail = slot }
+        list.head = slot
+    }
+
+    static func unlink(_ slot: Int, from list: inout List, in links: inout [MemoryCacheLink]) {
+        let (previous, next) = (links[slot].previous, links[slot].next)
+        if previous != none { links[previous].next = next } else { list.head = next }
+        if next != none { links[next].previous = previous } else { list.tail = previous }
     }
 }
