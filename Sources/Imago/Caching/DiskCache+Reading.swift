@@ -18,12 +18,14 @@ extension DiskCache {
     func readEntry(
         named name: String, key: CacheKey, at time: Date, allowExpired: Bool
     ) -> (Entry, FileSystem.Status)? {
-        let path = path(ofEntry: name)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        entryFilesOpened.add(1, ordering: .relaxed)
-        guard let status = FileSystem.status(ofFile: fd) else { return nil }
+        withOpenEntry(named: name) { fd, status, path in
+            readEntry(fd, status: status, path: path, key: key, at: time, allowExpired: allowExpired)
+        }
+    }
+
+    private func readEntry(
+        _ fd: Int32, status: FileSystem.Status, path: String, key: CacheKey, at time: Date, allowExpired: Bool
+    ) -> (Entry, FileSystem.Status)? {
         let discard = { () -> (Entry, FileSystem.Status)? in
             FileSystem.remove(path, ifInode: status.inode)
             return nil
@@ -59,7 +61,8 @@ extension DiskCache {
     private func readHeader(_ fd: Int32, fileSize: Int) -> (EntryHeader, length: Int)? {
         var wanted = min(fileSize, 4096)
         while true {
-            let decoded: EntryHeader.Decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) { buffer in
+            let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) {
+                buffer -> EntryHeader.Decoded in
                 guard FileSystem.read(fd, into: buffer, at: 0) else { return .invalid }
                 return EntryHeader.decode(UnsafeRawBufferPointer(buffer))
             }
@@ -73,18 +76,28 @@ extension DiskCache {
 
     /// Deletes the entry file `name` if it has expired or its header is damaged.
     func removeIfExpired(named name: String, at time: Date) -> Bool {
+        withOpenEntry(named: name) { fd, status, path in
+            if let (header, length) = readHeader(fd, fileSize: status.size),
+                header.payloadLength == status.size - length, header.expiresAt.map({ $0 > time }) ?? true
+            {
+                return false
+            }
+            FileSystem.remove(path, ifInode: status.inode)
+            return true
+        } ?? false
+    }
+
+    /// Opens the entry file `name` for reading and calls `body` with its descriptor, status and
+    /// path; nil when the file cannot be opened (most often: it does not exist).
+    private func withOpenEntry<Result>(
+        named name: String, _ body: (Int32, FileSystem.Status, String) -> Result?
+    ) -> Result? {
         let path = path(ofEntry: name)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         entryFilesOpened.add(1, ordering: .relaxed)
-        guard let status = FileSystem.status(ofFile: fd) else { return false }
-        if let (header, length) = readHeader(fd, fileSize: status.size), header.payloadLength == status.size - length,
-            header.expiresAt.map({ $0 > time }) ?? true
-        {
-            return false
-        }
-        FileSystem.remove(path, ifInode: status.inode)
-        return true
+        guard let status = FileSystem.status(ofFile: fd) else { return nil }
+        return body(fd, status, path)
     }
 }
