@@ -86,7 +86,7 @@ struct EntryHeader: Equatable {
 
     /// Decodes a header from the first bytes of a file; never traps on any input.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
-        var reader = ByteReader(bytes: bytes)
+        var reader = FieldCursor(bytes: bytes)
         guard bytes.count >= fixedLength, reader.bytes(4).map(Array.init) == magic,
             reader.integer(UInt16.self) == formatVersion,
             let flags = reader.integer(UInt16.self),
@@ -97,7 +97,7 @@ struct EntryHeader: Equatable {
         let checked = UnsafeRawBufferPointer(rebasing: bytes[0..<(length - 4)])
         let storedChecksum = bytes.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
         guard UInt32(littleEndian: storedChecksum) == Checksum.crc32(checked) else { return .invalid }
-        reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[8..<(length - 4)]))
+        reader = FieldCursor(bytes: UnsafeRawBufferPointer(rebasing: bytes[8..<(length - 4)]))
         _ = reader.integer(UInt32.self)
         guard let keyLength = reader.integer(UInt32.self), let pairCount = reader.integer(UInt32.self),
             let payloadChecksum = reader.integer(UInt32.self),
@@ -122,8 +122,9 @@ struct EntryHeader: Equatable {
     }
 }
 
-/// Reads little-endian fields from a buffer, returning nil instead of reading past its end.
-private struct ByteReader {
+/// Reads an entry header's little-endian fields in order, returning nil instead of reading past the
+/// end. (Unlike the image decoders' `ByteReader`, it walks a raw buffer sequentially.)
+private struct FieldCursor {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
 
