@@ -33,7 +33,7 @@ final class TestWallClock: Sendable {
 }
 
 /// Deterministic bytes for a test payload: `count` bytes derived from `seed`.
-func payload(_ count: Int, seed: UInt8 = 1) -> Data {
+func sampleBytes(_ count: Int, seed: UInt8 = 1) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7) })
 }
 

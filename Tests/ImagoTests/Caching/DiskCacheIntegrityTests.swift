@@ -19,7 +19,7 @@ struct DiskCacheIntegrityTests {
     func damagedEntryIsAMissAndIsDeleted(damage: Damage) throws {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory)
-            try cache.store(payload(5_000), forKey: Self.key, metadata: ["ETag": "x"])
+            try cache.store(sampleBytes(5_000), forKey: Self.key, metadata: ["ETag": "x"])
             let file = directory.appendingPathComponent("entries/\(DiskCache.entryName(for: Self.key))")
             var bytes = try Data(contentsOf: file)
             switch damage {
@@ -31,7 +31,7 @@ struct DiskCacheIntegrityTests {
             case .lengthBitFlip: bytes[24] ^= 0x01
             case .trailingBytes: bytes.append(contentsOf: [1, 2, 3])
             case .foreignEntry:
-                try cache.store(payload(5_000), forKey: "https://example.com/dog.jpg")
+                try cache.store(sampleBytes(5_000), forKey: "https://example.com/dog.jpg")
                 bytes = try Data(
                     contentsOf: directory.appendingPathComponent(
                         "entries/\(DiskCache.entryName(for: "https://example.com/dog.jpg"))"))
@@ -44,7 +44,7 @@ struct DiskCacheIntegrityTests {
             #expect(!FileManager.default.fileExists(atPath: file.path))
             #expect(cache.data(forKey: Self.key) == nil)
             if damage == .foreignEntry {
-                #expect(cache.data(forKey: "https://example.com/dog.jpg") == payload(5_000))
+                #expect(cache.data(forKey: "https://example.com/dog.jpg") == sampleBytes(5_000))
             }
         }
     }
@@ -53,14 +53,14 @@ struct DiskCacheIntegrityTests {
     @Test func sweepDeletesEntriesWithDamagedHeaders() throws {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory)
-            try cache.store(payload(100), forKey: "good")
-            try cache.store(payload(100), forKey: "bad")
+            try cache.store(sampleBytes(100), forKey: "good")
+            try cache.store(sampleBytes(100), forKey: "bad")
             let file = directory.appendingPathComponent("entries/\(DiskCache.entryName(for: "bad"))")
             var bytes = try Data(contentsOf: file)
             bytes[40] ^= 0x80
             try writeRaw(bytes, to: file)
             #expect(cache.sweep() == 1)
-            #expect(cache.data(forKey: "good") == payload(100))
+            #expect(cache.data(forKey: "good") == sampleBytes(100))
         }
     }
 
@@ -95,11 +95,11 @@ struct DiskCacheIntegrityTests {
             }
 
             let cache = try DiskCache(directory: directory.appendingPathComponent("cache"))
-            try cache.store(payload(10), forKey: "kept")
+            try cache.store(sampleBytes(10), forKey: "kept")
             let temporary = directory.appendingPathComponent("cache/tmp")
             try FileManager.default.removeItem(at: temporary)
             try writeRaw(Data([1]), to: temporary)
-            let error = #expect(throws: DiskCache.Error.self) { try cache.store(payload(20), forKey: "kept") }
+            let error = #expect(throws: DiskCache.Error.self) { try cache.store(sampleBytes(20), forKey: "kept") }
             guard case .cannotWriteEntry(let path, ENOTDIR) = error else {
                 Issue.record("unexpected \(String(describing: error))")
                 return
@@ -107,7 +107,7 @@ struct DiskCacheIntegrityTests {
             #expect(path.hasPrefix(temporary.path + "/"))
             #expect(error?.description.contains("Not a directory") == true)
             #expect(error?.description.contains(temporary.path) == true)
-            #expect(cache.data(forKey: "kept") == payload(10))
+            #expect(cache.data(forKey: "kept") == sampleBytes(10))
         }
     }
 
@@ -115,7 +115,7 @@ struct DiskCacheIntegrityTests {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory, configuration: .init(maximumEntrySize: 10))
             #expect(throws: DiskCache.Error.entryTooLarge("big", size: 11, limit: 10)) {
-                try cache.store(payload(11), forKey: "big")
+                try cache.store(sampleBytes(11), forKey: "big")
             }
             #expect(!cache.contains(forKey: "big"))
             #expect(DiskCache.Error.entryTooLarge("big", size: 11, limit: 10).description.contains("maximumEntrySize"))
@@ -133,7 +133,7 @@ struct DiskCacheLazyIndexTests {
     @Test func openingTwoThousandEntriesReadsNone() throws {
         try withTemporaryDirectory { directory in
             let writer = try DiskCache(directory: directory)
-            for index in 0..<2_000 { try writer.store(payload(100 + index % 50), forKey: CacheKey("image-\(index)")) }
+            for index in 0..<2_000 { try writer.store(sampleBytes(100 + index % 50), forKey: CacheKey("image-\(index)")) }
             let expected = writer.statistics()
             #expect(expected.entryCount == 2_000)
 
@@ -150,7 +150,7 @@ struct DiskCacheLazyIndexTests {
             #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
             let statistics = reader.statistics()
             #expect(statistics.entryCount == 2_000 && statistics.totalBytes == expected.totalBytes)
-            try reader.store(payload(10), forKey: "one more")
+            try reader.store(sampleBytes(10), forKey: "one more")
             #expect(reader.statistics().entryCount == 2_001)
             #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
             #expect(fileNames(in: entries).count == 2_001)

@@ -9,7 +9,7 @@ struct DiskCacheTests {
         try withTemporaryDirectory { directory in
             let clock = TestWallClock()
             let cache = try DiskCache(directory: directory, now: clock.reading)
-            let data = payload(50_000)
+            let data = sampleBytes(50_000)
             let metadata = ["ETag": "\"abc\"", "Last-Modified": "Tue, 15 Nov 1994 12:45:26 GMT", "note": "éü✓"]
             try cache.store(data, forKey: "https://example.com/a.jpg", metadata: metadata)
             #expect(cache.data(forKey: "https://example.com/a.jpg") == data)
@@ -31,8 +31,8 @@ struct DiskCacheTests {
             let cache = try DiskCache(directory: directory)
             try cache.store(Data(), forKey: "k")
             #expect(cache.data(forKey: "k") == Data())
-            try cache.store(payload(10), forKey: "k")
-            #expect(cache.data(forKey: "k") == payload(10))
+            try cache.store(sampleBytes(10), forKey: "k")
+            #expect(cache.data(forKey: "k") == sampleBytes(10))
             #expect(cache.statistics().entryCount == 1)
             #expect(fileNames(in: directory.appendingPathComponent("tmp")).isEmpty)
         }
@@ -48,13 +48,13 @@ struct DiskCacheTests {
             let cache = try DiskCache(directory: directory, configuration: configuration, now: clock.reading)
             for key in ["k1", "k2", "k3"] {
                 clock.advance(by: 1)
-                try cache.store(payload(1_000), forKey: CacheKey(key))
+                try cache.store(sampleBytes(1_000), forKey: CacheKey(key))
             }
             #expect(cache.statistics().totalBytes == 3 * fileSize)
             clock.advance(by: 1)
             #expect(cache.data(forKey: "k1") != nil)
             clock.advance(by: 1)
-            try cache.store(payload(1_000), forKey: "k4")
+            try cache.store(sampleBytes(1_000), forKey: "k4")
             #expect(!cache.contains(forKey: "k2"))
             #expect(cache.contains(forKey: "k1") && cache.contains(forKey: "k3") && cache.contains(forKey: "k4"))
             #expect(cache.statistics().totalBytes == 3 * fileSize)
@@ -62,7 +62,7 @@ struct DiskCacheTests {
             // A second instance orders entries by the modification times the first one wrote.
             clock.advance(by: 1)
             let reopened = try DiskCache(directory: directory, configuration: configuration, now: clock.reading)
-            try reopened.store(payload(1_000), forKey: "k5")
+            try reopened.store(sampleBytes(1_000), forKey: "k5")
             #expect(!reopened.contains(forKey: "k3"))
             #expect(reopened.contains(forKey: "k1") && reopened.contains(forKey: "k4"))
         }
@@ -76,7 +76,7 @@ struct DiskCacheTests {
                 directory: directory, configuration: .init(sizeLimit: fileSize * 10), now: clock.reading)
             for index in 0..<11 {
                 clock.advance(by: 1)
-                try cache.store(payload(1_000), forKey: CacheKey("k\(index % 10)\(index / 10)"))
+                try cache.store(sampleBytes(1_000), forKey: CacheKey("k\(index % 10)\(index / 10)"))
             }
             // 11 files exceed the 10-file limit; eviction stops at or below 9 files.
             #expect(cache.statistics().entryCount == 9)
@@ -89,15 +89,15 @@ struct DiskCacheTests {
             let clock = TestWallClock()
             let cache = try DiskCache(
                 directory: directory, configuration: .init(entryLifetime: .seconds(100)), now: clock.reading)
-            try cache.store(payload(100), forKey: "default")
-            try cache.store(payload(100), forKey: "short", lifetime: .seconds(10))
+            try cache.store(sampleBytes(100), forKey: "default")
+            try cache.store(sampleBytes(100), forKey: "short", lifetime: .seconds(10))
             clock.advance(by: 9.5)
             #expect(cache.data(forKey: "short") != nil)
             #expect(cache.entry(forKey: "short")?.expiresAt == clock.now.addingTimeInterval(0.5))
             clock.advance(by: 0.5)
 
             let stale = try #require(cache.entry(forKey: "short", allowExpired: true))
-            #expect(stale.isExpired && stale.data == payload(100))
+            #expect(stale.isExpired && stale.data == sampleBytes(100))
             #expect(cache.data(forKey: "short") == nil)
             #expect(!cache.contains(forKey: "short"))
             #expect(cache.entry(forKey: "short", allowExpired: true) == nil)
@@ -111,9 +111,9 @@ struct DiskCacheTests {
         try withTemporaryDirectory { directory in
             let clock = TestWallClock()
             let cache = try DiskCache(directory: directory, now: clock.reading)
-            try cache.store(payload(100), forKey: "forever")
-            try cache.store(payload(100), forKey: "soon", lifetime: .seconds(5))
-            try cache.store(payload(100), forKey: "later", lifetime: .seconds(500))
+            try cache.store(sampleBytes(100), forKey: "forever")
+            try cache.store(sampleBytes(100), forKey: "soon", lifetime: .seconds(5))
+            try cache.store(sampleBytes(100), forKey: "later", lifetime: .seconds(500))
             let abandoned = directory.appendingPathComponent("tmp/abandoned")
             let recent = directory.appendingPathComponent("tmp/in-progress")
             _ = FileManager.default.createFile(atPath: abandoned.path, contents: Data([1]))
@@ -133,12 +133,12 @@ struct DiskCacheTests {
         try withTemporaryDirectory { directory in
             let clock = TestWallClock()
             let cache = try DiskCache(directory: directory, now: clock.reading)
-            try cache.store(payload(100), forKey: "k", metadata: ["ETag": "v1"], lifetime: .seconds(10))
+            try cache.store(sampleBytes(100), forKey: "k", metadata: ["ETag": "v1"], lifetime: .seconds(10))
             clock.advance(by: 20)
             #expect(try cache.refresh(forKey: "k", metadata: ["ETag": "v2"], lifetime: .seconds(60)))
             let entry = try #require(cache.entry(forKey: "k"))
             #expect(entry.metadata == ["ETag": "v2"] && entry.createdAt == clock.now && !entry.isExpired)
-            #expect(entry.data == payload(100))
+            #expect(entry.data == sampleBytes(100))
             #expect(try cache.refresh(forKey: "k", lifetime: .seconds(60)))
             #expect(cache.entry(forKey: "k")?.metadata == ["ETag": "v2"])
             #expect(try !cache.refresh(forKey: "missing"))
@@ -148,27 +148,27 @@ struct DiskCacheTests {
     @Test func removeAndRemoveAll() throws {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory)
-            for index in 0..<5 { try cache.store(payload(100), forKey: CacheKey("k\(index)")) }
+            for index in 0..<5 { try cache.store(sampleBytes(100), forKey: CacheKey("k\(index)")) }
             cache.remove(forKey: "k0")
             #expect(!cache.contains(forKey: "k0"))
             #expect(cache.statistics().entryCount == 4)
             cache.removeAll()
             #expect(cache.statistics().entryCount == 0 && cache.statistics().totalBytes == 0)
             #expect(fileNames(in: directory.appendingPathComponent("entries")).isEmpty)
-            try cache.store(payload(100), forKey: "after")
-            #expect(cache.data(forKey: "after") == payload(100))
+            try cache.store(sampleBytes(100), forKey: "after")
+            #expect(cache.data(forKey: "after") == sampleBytes(100))
         }
     }
 
     @Test func newInstanceSeesEntriesAndStatistics() throws {
         try withTemporaryDirectory { directory in
             let first = try DiskCache(directory: directory)
-            for index in 0..<3 { try first.store(payload(1_000 * (index + 1)), forKey: CacheKey("k\(index)")) }
+            for index in 0..<3 { try first.store(sampleBytes(1_000 * (index + 1)), forKey: CacheKey("k\(index)")) }
             let expected = first.statistics()
             let second = try DiskCache(directory: directory)
             #expect(second.statistics().entryCount == 3)
             #expect(second.statistics().totalBytes == expected.totalBytes)
-            for index in 0..<3 { #expect(second.data(forKey: CacheKey("k\(index)")) == payload(1_000 * (index + 1))) }
+            for index in 0..<3 { #expect(second.data(forKey: CacheKey("k\(index)")) == sampleBytes(1_000 * (index + 1))) }
         }
     }
 
@@ -176,12 +176,12 @@ struct DiskCacheTests {
         try withTemporaryDirectory { directory in
             let root = directory.appendingPathComponent("cache")
             let cache = try DiskCache(directory: root)
-            try cache.store(payload(100), forKey: "before")
+            try cache.store(sampleBytes(100), forKey: "before")
             #expect(cache.statistics().entryCount == 1)
             try FileManager.default.removeItem(at: root)
             #expect(cache.data(forKey: "before") == nil)
-            try cache.store(payload(200), forKey: "after")
-            #expect(cache.data(forKey: "after") == payload(200))
+            try cache.store(sampleBytes(200), forKey: "after")
+            #expect(cache.data(forKey: "after") == sampleBytes(200))
             #expect(cache.statistics().entryCount == 1)
         }
     }
@@ -192,8 +192,8 @@ struct DiskCacheTests {
     func keysNeverBecomePaths(key: String) throws {
         try withTemporaryDirectory { directory in
             let cache = try DiskCache(directory: directory.appendingPathComponent("cache"))
-            try cache.store(payload(10), forKey: CacheKey(key))
-            #expect(cache.data(forKey: CacheKey(key)) == payload(10))
+            try cache.store(sampleBytes(10), forKey: CacheKey(key))
+            #expect(cache.data(forKey: CacheKey(key)) == sampleBytes(10))
             #expect(fileNames(in: directory) == ["cache"])
             #expect(fileNames(in: directory.appendingPathComponent("cache")) == ["entries", "tmp"])
             let names = fileNames(in: directory.appendingPathComponent("cache/entries"))
@@ -211,9 +211,9 @@ struct DiskCacheTests {
                         for step in 0..<100 {
                             let key = (step * 7 + worker) % 40
                             if step % 3 == 0 {
-                                try cache.store(payload(2_000 + key, seed: UInt8(key)), forKey: CacheKey("k\(key)"))
+                                try cache.store(sampleBytes(2_000 + key, seed: UInt8(key)), forKey: CacheKey("k\(key)"))
                             } else if let data = cache.data(forKey: CacheKey("k\(key)")),
-                                data != payload(2_000 + key, seed: UInt8(key))
+                                data != sampleBytes(2_000 + key, seed: UInt8(key))
                             {
                                 wrong += 1
                             }
