@@ -1,0 +1,37 @@
+import Foundation
+
+extension DiskCache {
+    /// The limits of a ``DiskCache``. Every field has a default.
+    public struct Configuration: Sendable {
+        /// The most bytes of entry files to keep. After a store pushes the total past it, least
+        /// recently used entries are deleted until the total is at most 90% of it, so eviction runs
+        /// once per batch of stores rather than on every one. Default: 150 MiB.
+        public var sizeLimit: Int
+        /// How long an entry stays fresh when ``DiskCache/store(_:forKey:metadata:lifetime:)`` is
+        /// given no lifetime; nil keeps entries until evicted. Default: nil.
+        public var entryLifetime: Duration?
+        /// The largest payload accepted; a larger store throws ``DiskCache/Error/entryTooLarge(_:size:limit:)``.
+        /// Default: 50 MiB.
+        public var maximumEntrySize: Int
+
+        public init(
+            sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024
+        ) {
+            self.sizeLimit = sizeLimit
+            self.entryLifetime = entryLifetime
+            self.maximumEntrySize = maximumEntrySize
+        }
+    }
+
+    /// A snapshot of a ``DiskCache``'s size and of how well it served this process's reads.
+    public struct Statistics: Sendable, Hashable {
+        /// Entry files in the directory.
+        public var entryCount: Int
+        /// Their total size in bytes (headers included).
+        public var totalBytes: Int
+        /// Reads in this process that returned an entry.
+        public var hits: Int
+        /// Reads in this process that found nothing, or an expired or damaged entry.
+        public var misses: Int
+    }
+}

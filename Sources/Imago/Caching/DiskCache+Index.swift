@@ -1,0 +1,109 @@
+import Foundation
+
+extension DiskCache {
+    /// What the cache knows about its files, for size accounting and LRU eviction, kept behind the
+    /// cache's `Mutex`: entry name → (file size, last access), their total, and hit counts.
+    ///
+    /// The index starts unloaded, so opening a large cache reads nothing. The first operation that
+    /// needs sizes loads it with one directory scan (`readdir` + `stat`, no file is opened); changes
+    /// made while that scan runs are journaled and replayed on top of its result.
+    struct Index {
+        struct File: Equatable {
+            var size: Int
+            /// Seconds since 1970: the entry file's modification time, which the cache sets on
+            /// every store and hit (access times cannot be trusted on relatime mounts).
+            var lastAccess: TimeInterval
+            /// Identifies the file, so evicting it cannot delete a newer file renamed over it.
+            var inode: UInt64
+        }
+
+        enum Change {
+            /// An entry was written or read: it exists with this size and access time.
+            case present(String, File)
+            /// An entry file was deleted or found missing.
+            case removed(String)
+        }
+
+        private enum Phase { case unloaded, loading, loaded }
+
+        private var phase = Phase.unloaded
+        private var journal: [Change] = []
+        private var files: [String: File] = [:]
+        private(set) var totalBytes = 0
+        private(set) var hits = 0
+        private(set) var misses = 0
+
+        var isLoaded: Bool { phase == .loaded }
+        var entryCount: Int { files.count }
+
+        /// Records a change; an unloaded index ignores it, since its future scan will see the files.
+        mutating func apply(_ change: Change) {
+            switch phase {
+            case .unloaded: return
+            case .loading: journal.append(change)
+            case .loaded: perform(change)
+            }
+        }
+
+        mutating func recordHit(_ name: String, _ file: File) {
+            hits += 1
+            apply(.present(name, file))
+        }
+
+        mutating func recordMiss(_ name: String) {
+            misses += 1
+            apply(.removed(name))
+        }
+
+        /// Marks the start of a scan; false if the index is already loaded.
+        mutating func beginLoading() -> Bool {
+            guard phase != .loaded else { return false }
+            phase = .loading
+            journal = []
+            return true
+        }
+
+        /// Installs a scan's result and replays what changed meanwhile. A result arriving after
+        /// ``invalidate()`` is stale and dropped.
+        mutating func finishLoading(_ scanned: [String: File]) {
+            guard phase == .loading else { return }
+            files = scanned
+            totalBytes = scanned.values.reduce(0) { $0 + $1.size }
+            phase = .loaded
+            journal.forEach { perform($0) }
+            journal = []
+        }
+
+        /// Forgets every file (after `removeAll`, or when the directory vanished); the next
+        /// operation that needs sizes scans again.
+        mutating func invalidate() {
+            phase = .unloaded
+            journal = []
+            files = [:]
+            totalBytes = 0
+        }
+
+        /// When the total exceeds `limit`, removes from the index and returns the least recently
+        /// used entries whose removal brings the total down to `target`; the caller deletes them.
+        mutating func evictions(limit: Int, target: Int) -> [(name: String, inode: UInt64)] {
+            guard phase == .loaded, totalBytes > limit else { return [] }
+            var victims: [(name: String, inode: UInt64)] = []
+            for (name, file) in files.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
+                guard totalBytes > target else { break }
+                victims.append((name, file.inode))
+                totalBytes -= file.size
+                files[name] = nil
+            }
+            return victims
+        }
+
+        private mutating func perform(_ change: Change) {
+            switch change {
+            case .present(let name, let file):
+                totalBytes += file.size - (files.updateValue(file, forKey: name)?.size ?? 0)
+            case .removed(let name):
+                totalBytes -= files.removeValue(forKey: name)?.size ?? 0
+            }
+        }
+    }
+}

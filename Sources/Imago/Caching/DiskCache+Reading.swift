@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading entry files: every check that stands between a file and a returned entry.
+extension DiskCache {
+    /// Reads and verifies the entry file `name`. Returns the entry and the file's status, or nil for
+    /// a miss; a damaged, foreign, oversized or (unless allowed) expired file is deleted.
+    ///
+    /// The whole file is read with one `pread` into one buffer, and the returned `Data` is a view of
+    /// its payload part: no second read, no copy, no zero-filling.
+    func readEntry(
+        named name: String, key: CacheKey, at time: Date, allowExpired: Bool
+    ) -> (Entry, FileSystem.Status)? {
+        withOpenEntry(named: name) { fd, status, path in
+            readEntry(fd, status: status, path: path, key: key, at: time, allowExpired: allowExpired)
+        }
+    }
+
+    private func readEntry(
+        _ fd: Int32, status: FileSystem.Status, path: String, key: CacheKey, at time: Date, allowExpired: Bool
+    ) -> (Entry, FileSystem.Status)? {
+        let discard = { () -> (Entry, FileSystem.Status)? in
+            FileSystem.remove(path, ifInode: status.inode)
+            return nil
+        }
+        let size = status.size
+        guard size <= configuration.maximumEntrySize + EntryHeader.maximumLength, let base = malloc(max(size, 1)) else {
+            return discard()
+        }
+        let bytes = UnsafeRawBufferPointer(start: base, count: size)
+        var keepsBuffer = false
+        defer { if !keepsBuffer { free(base) } }
+        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(mutating: bytes), at: 0),
+            case .header(let header, let headerLength) = EntryHeader.decode(bytes),
+            header.key == key.rawValue, header.payloadLength == size - headerLength
+        else { return discard() }
+        let isExpired = header.expiresAt.map { $0 <= time } ?? false
+        guard !isExpired || allowExpired else { return discard() }
+        let payloadBytes = UnsafeRawBufferPointer(rebasing: bytes[headerLength...])
+        guard Checksum.crc32(payloadBytes) == header.payloadChecksum else { return discard() }
+
+        FileSystem.setModified(fd, to: time.timeIntervalSince1970)
+        keepsBuffer = true
+        let payload = Data(
+            bytesNoCopy: base + headerLength, count: header.payloadLength,
+            deallocator: .custom { pointer, _ in free(pointer - headerLength) })
+        let entry = Entry(
+            key: key, data: payload, metadata: header.metadata, createdAt: header.createdAt,
+            expiresAt: header.expiresAt, isExpired: isExpired)
+        return (entry, status)
+    }
+
+    /// Reads and decodes the header at the start of an open entry file.
+    private func readHeader(_ fd: Int32, fileSize: Int) -> (EntryHeader, length: Int)? {
+        var wanted = min(fileSize, 4096)
+        while true {
+            let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) {
+                buffer -> EntryHeader.Decoded in
+                guard FileSystem.read(fd, into: buffer, at: 0) else { return .invalid }
+                return EntryHeader.decode(UnsafeRawBufferPointer(buffer))
+            }
+            switch decoded {
+            case .header(let header, let length): return (header, length)
+            case .needsBytes(let length) where length <= fileSize && length > wanted: wanted = length
+            case .needsBytes, .invalid: return nil
+            }
+        }
+    }
+
+    /// Deletes the entry file `name` if it has expired or its header is damaged.
+    func removeIfExpired(named name: String, at time: Date) -> Bool {
+        withOpenEntry(named: name) { fd, status, path in
+            if let (header, length) = readHeader(fd, fileSize: status.size),
+                header.payloadLength == status.size - length, header.expiresAt.map({ $0 > time }) ?? true
+            {
+                return false
+            }
+            FileSystem.remove(path, ifInode: status.inode)
+            return true
+        } ?? false
+    }
+
+    /// Opens the entry file `name` for reading and calls `body` with its descriptor, status and
+    /// path; nil when the file cannot be opened (most often: it does not exist).
+    private func withOpenEntry<Result>(
+        named name: String, _ body: (Int32, FileSystem.Status, String) -> Result?
+    ) -> Result? {
+        let path = path(ofEntry: name)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        entryFilesOpened.add(1, ordering: .relaxed)
+        guard let status = FileSystem.status(ofFile: fd) else { return nil }
+        return body(fd, status, path)
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A size-limited, least-recently-used cache of image bytes in one directory, shared safely by
+/// threads and by processes.
+///
+/// Each entry is one file, `entries/<sha256 of the key>`, holding a checksummed header (the full
+/// key, times, metadata such as HTTP validators) and the payload; the raw key never appears in a
+/// path. Writes go to `tmp/` and are renamed into place, so readers in any process see a whole
+/// entry or none. A read verifies the header, the key, the length and the payload's CRC-32; a file
+/// that fails any check is deleted and the read is a miss, never wrong data.
+///
+/// Recency is the entry file's modification time, which the cache sets on every store and hit (the
+/// disk is mounted relatime, so access times cannot be trusted); it persists across processes.
+/// Opening a cache reads nothing: sizes are gathered with one `readdir` + `stat` scan the first time
+/// they are needed (a store, a sweep, ``statistics()``) and kept up to date afterwards.
+///
+/// Reads never throw. File I/O never runs under the cache's lock.
+public final class DiskCache: Sendable {
+    /// The directory holding the cache's `entries` and `tmp` folders.
+    public let directory: URL
+    /// The limits this cache was opened with.
+    public let configuration: Configuration
+
+    private let now: @Sendable () -> Date
+    private let entriesPath: String
+    private let temporaryPath: String
+    private let index = Mutex(Index())
+    /// Held only while the index is being scanned, so one thread scans and the others wait for it.
+    private let indexLoader = Mutex(())
+    /// Entry files opened to be read: lets tests prove that opening a cache reads no entry.
+    let entryFilesOpened = Atomic<Int>(0)
+
+    /// Opens (creating if needed) the cache in `directory`. Nothing in it is read.
+    ///
+    /// - Parameters:
+    ///   - configuration: the limits; see ``Configuration`` for the defaults.
+    ///   - now: the wall clock for lifetimes and recency; entries outlive the process, so this is
+    ///     a `Date`, not a monotonic clock. Tests pass a controllable one.
+    /// - Throws: ``Error/cannotCreateDirectory(path:code:)`` when the folders cannot be created.
+    public init(
+        directory: URL, configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.directory = directory
+        self.configuration = configuration
+        self.now = now
+        let root = directory.standardizedFileURL.path
+        entriesPath = root + "/entries"
+        temporaryPath = root + "/tmp"
+        try createDirectories()
+    }
+
+    /// The payload stored for `key`, if present, fresh and intact; refreshes its recency.
+    /// An expired or damaged entry is deleted and reported as a miss.
+    public func data(forKey key: CacheKey) -> Data? {
+        entry(forKey: key)?.data
+    }
+
+    /// The entry stored for `key`, with its metadata and times; refreshes its recency.
+    ///
+    /// - Parameter allowExpired: return an expired entry (marked ``Entry/isExpired``) instead of
+    ///   deleting it, to show stale data while offline or to revalidate it with its `ETag`.
+    public func entry(forKey key: CacheKey, allowExpired: Bool = false) -> Entry? {
+        let name = Self.entryName(for: key)
+        let time = now()
+        guard let (entry, file) = readEntry(named: name, key: key, at: time, allowExpired: allowExpired) else {
+            index.withLock { $0.recordMiss(name) }
+            return nil
+        }
+        let accessed = Index.File(size: file.size, lastAccess: time.timeIntervalSince1970, inode: file.inode)
+        index.withLock { $0.recordHit(name, accessed) }
+        return entry
+    }
+
+    /// Whether an entry file exists for `key`. Only `stat`s the file: the entry may still turn out
+    /// expired or damaged when read.
+    public func contains(forKey key: CacheKey) -> Bool {
+        FileSystem.status(atPath: path(ofEntry: Self.entryName(for: key)))?.isRegularFile ?? false
+    }
+
+    /// Stores `data` under `key`, replacing any previous entry, then evicts least recently used
+    /// entries if the cache has grown past ``Configuration/sizeLimit``.
+    ///
+    /// - Parameters:
+    ///   - metadata: small strings kept with the entry, such as `ETag` and `Last-Modified`.
+    ///   - lifetime: how long the entry stays fresh; nil uses ``Configuration/entryLifetime``.
+    /// - Throws: ``Error/entryTooLarge(_:size:limit:)`` for a payload over
+    ///   ``Configuration/maximumEntrySize``; ``Error/cannotWriteEntry(path:code:)`` when the file
+    ///   system refuses the write (disk full, permissions). A failed store leaves the previous entry.
+    public func store(
+        _ data: Data, forKey key: CacheKey, metadata: [String: String] = [:], lifetime: Duration? = nil
+    ) throws {
+        guard data.count <= configuration.maximumEntrySize else {
+            throw Error.entryTooLarge(key, size: data.count, limit: configuration.maximumEntrySize)
+        }
+        let time = now()
+        let header = EntryHeader(
+            key: key.rawValue, payloadLength: data.count, payloadChecksum: Checksum.crc32(data), createdAt: time,
+            expiresAt: (lifetime ?? configuration.entryLifetime).map { time.addingTimeInterval(Self.seconds($0)) },
+            metadata: metadata
+        ).encoded()
+        let name = Self.entryName(for: key)
+        let written = try writeEntry(named: name, header: header, payload: data, at: time)
+        loadIndexIfNeeded()
+        let file = Index.File(size: written.size, lastAccess: time.timeIntervalSince1970, inode: written.inode)
+        let victims = index.withLock { index in
+            index.apply(.present(name, file))
+            let limit = configuration.sizeLimit
+            return index.evictions(limit: limit, target: limit / 10 * 9)
+        }
+        for victim in victims { FileSystem.remove(path(ofEntry: victim.name), ifInode: victim.inode) }
+    }
+
+    /// Rewrites the entry for `key` with new metadata and a new lifetime, starting from now: what a
+    /// `304 Not Modified` revalidation calls for. Works on expired entries.
+    ///
+    /// - Parameters:
+    ///   - metadata: the new metadata; nil keeps the stored metadata.
+    ///   - lifetime: how long the entry stays fresh from now; nil uses ``Configuration/entryLifetime``.
+    /// - Returns: false when there was no intact entry to refresh.
+    /// - Throws: as ``store(_:forKey:metadata:lifetime:)``.
+    @discardableResult
+    public func refresh(
+        forKey key: CacheKey, metadata: [String: String]? = nil, lifetime: Duration? = nil
+    ) throws -> Bool {
+        guard let entry = entry(forKey: key, allowExpired: true) else { return false }
+        try store(entry.data, forKey: key, metadata: metadata ?? entry.metadata, lifetime: lifetime)
+        return true
+    }
+
+    /// Deletes the entry for `key`, if any.
+    public func remove(forKey key: CacheKey) {
+        let name = Self.entryName(for: key)
+        unlink(path(ofEntry: name))
+        index.withLock { $0.apply(.removed(name)) }
+    }
+
+    /// Deletes every entry. Hit and miss counts are kept.
+    public func removeAll() {
+        FileSystem.forEachName(inDirectory: entriesPath) { name, directory in
+            _ = unlinkat(directory, name, 0)
+        }
+        index.withLock { $0.invalidate() }
+    }
+
+    /// Deletes expired entries, entries whose header is damaged, and temporary files left by a
+    /// process that crashed mid-write more than an hour ago. Reads only entry headers.
+    ///
+    /// - Returns: the number of files deleted.
+    @discardableResult
+    public func sweep() -> Int {
+        let time = now()
+        var removed = 0
+        var names: [String] = []
+        FileSystem.forEachName(inDirectory: entriesPath) { name, _ in
+            names.append(String(cString: name))
+        }
+        for name in names where Self.isEntryName(name) {
+            if removeIfExpired(named: name, at: time) {
+                removed += 1
+                index.withLock { $0.apply(.removed(name)) }
+            }
+        }
+        let abandonedBefore = time.timeIntervalSince1970 - 3600
+        FileSystem.forEachName(inDirectory: temporaryPath) { name, directory in
+            guard let status = FileSystem.status(of: name, inDirectory: directory),
+                status.modified < abandonedBefore, unlinkat(directory, name, 0) == 0
+            else { return }
+            removed += 1
+        }
+        return removed
+    }
+
+    /// The number of entries and their total size. The first call (or store) after opening scans
+    /// the directory once with `readdir` + `stat`; later calls are answered from memory.
+    public func statistics() -> Statistics {
+        loadIndexIfNeeded()
+        return index.withLock {
+            Statistics(entryCount: $0.entryCount, totalBytes: $0.totalBytes, hits: $0.hits, misses: $0.misses)
+        }
+    }
+
+    // MARK: - Entries
+
+    /// The file name of `key`'s entry: the lower-case hex SHA-256 of its raw value.
+    static func entryName(for key: CacheKey) -> String {
+        StableHash.sha256Hex(key.rawValue)
+    }
+
+    func path(ofEntry name: String) -> String {
+        entriesPath + "/" + name
+    }
+
+    private static func isEntryName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
+    }
+
+    private func createDirectories() throws(Error) {
+        for path in [entriesPath, temporaryPath] {
+            do throws(FileSystem.Failure) {
+                try FileSystem.makeDirectory(path)
+            } catch {
+                throw Error.cannotCreateDirectory(path: path, code: error.code)
+            }
+        }
+    }
+
+    /// Writes the entry to a temporary file and renames it into place. If the cache's folders have
+    /// been deleted meanwhile, recreates them, forgets the index, and tries once more.
+    private func writeEntry(
+        named name: String, header: [UInt8], payload: Data, at time: Date
+    ) throws(Error) -> FileSystem.Status {
+        let temporary = temporaryPath + "/" + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let destination = path(ofEntry: name)
+        var attempt = 1
+        while true {
+            let status: FileSystem.Status
+            do throws(FileSystem.Failure) {
+                status = try FileSystem.createFile(
+                    atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970)
+            } catch {
+                guard error.code == ENOENT, attempt == 1 else {
+                    throw Error.cannotWriteEntry(path: temporary, code: error.code)
+                }
+                try recreateDirectories()
+                attempt += 1
+                continue
+            }
+            if rename(temporary, destination) == 0 { return status }
+            let code = errno
+            unlink(temporary)
+            guard code == ENOENT, attempt == 1 else { throw Error.cannotWriteEntry(path: destination, code: code) }
+            try recreateDirectories()
+            attempt += 1
+        }
+    }
+
+    private func recreateDirectories() throws(Error) {
+        try createDirectories()
+        index.withLock { $0.invalidate() }
+    }
+
+    // MARK: - Index
+
+    /// Scans the entries folder once, the first time sizes are needed.
+    private func loadIndexIfNeeded() {
+        if index.withLock({ $0.isLoaded }) { return }
+        indexLoader.withLock { _ in
+            guard index.withLock({ $0.beginLoading() }) else { return }
+            let scanned = scanEntries()
+            index.withLock { $0.finishLoading(scanned) }
+        }
+    }
+
+    /// Every entry file's size and modification time, from `readdir` + `fstatat`; opens no entry.
+    private func scanEntries() -> [String: Index.File] {
+        var files: [String: Index.File] = [:]
+        FileSystem.forEachName(inDirectory: entriesPath) { namePointer, directory in
+            let name = String(cString: namePointer)
+            guard Self.isEntryName(name), let status = FileSystem.status(of: namePointer, inDirectory: directory),
+                status.isRegularFile
+            else { return }
+            files[name] = Index.File(size: status.size, lastAccess: status.modified, inode: status.inode)
+        }
+        return files
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// A least-recently-used cache of decoded images (or any values) in memory, bounded by total cost
+/// and entry count.
+///
+/// A hit takes one lock and no actor hop, so it is safe to call from the main thread on every
+/// frame. All state lives behind one `Mutex`; nodes live in an array linked by index, so a hit moves
+/// no memory and allocates nothing. (`NSCache` is not used: on Linux it is several times slower, is
+/// not LRU, and inserts with a cost in linear time.)
+///
+/// Entries stored with `pinned: true` form a small tier that making room for new entries never
+/// evicts; only ``trim(toCost:)``, ``trim(toCount:)``, removal and expiry do. Pinned entries count
+/// toward ``totalCost`` and ``totalCount``. Linux has no memory-pressure notification, so the owner
+/// calls `trim` when it learns memory is short.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The limits this cache was created with.
+    public let configuration: Configuration
+
+    private let storage: Mutex<Storage>
+    private let limits: Limits
+    /// Time elapsed since `init` on the injected clock; read only when entries can expire.
+    private let elapsed: @Sendable () -> Duration
+
+    /// Creates an empty cache.
+    ///
+    /// - Parameters:
+    ///   - configuration: the limits; see ``Configuration`` for the defaults.
+    ///   - clock: the clock that measures ``Configuration/entryLifetime``; tests pass a manual one.
+    public init(configuration: Configuration = .init(), clock: any Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        self.storage = Mutex(Storage())
+        self.limits = Limits(configuration)
+        self.elapsed = Self.elapsedTime(on: clock)
+    }
+
+    /// The value for `key`, or nil. A hit makes the entry the most recently used; an expired entry
+    /// is removed and reported as a miss.
+    public func value(forKey key: Key) -> Value? {
+        let now = configuration.entryLifetime == nil ? nil : elapsed()
+        return storage.withLock { $0.value(forKey: key, now: now) }
+    }
+
+    /// Stores `value` under `key`, replacing any previous value, then evicts least recently used
+    /// unpinned entries until both ``Configuration/costLimit`` and ``Configuration/countLimit`` hold.
+    ///
+    /// A value whose cost alone exceeds the cost limit is not stored (and any previous value for the
+    /// key is removed, so the cache never returns stale data). A pinned value that would push the
+    /// pinned tier past ``Configuration/pinnedCostLimit`` is stored unpinned.
+    ///
+    /// - Parameters:
+    ///   - cost: the value's size in bytes (for a decoded image: its pixel buffer); negative counts as 0.
+    ///   - pinned: keep the value through LRU pressure, e.g. for images on screen.
+    public func store(_ value: Value, forKey key: Key, cost: Int, pinned: Bool = false) {
+        let expiresAt = configuration.entryLifetime.map { elapsed() + $0 }
+        storage.withLock {
+            $0.store(value, forKey: key, cost: max(cost, 0), pinned: pinned, expiresAt: expiresAt, limits: limits)
+        }
+    }
+
+    /// Removes the value for `key`, if any, pinned or not.
+    public func removeValue(forKey key: Key) {
+        storage.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Removes every entry, pinned ones included. Hit and miss counts are kept.
+    public func removeAll() {
+        storage.withLock { $0.removeAll() }
+    }
+
+    /// Evicts entries until the total cost is at most `cost`: least recently used unpinned entries
+    /// first, then least recently used pinned ones. Call it under memory pressure.
+    public func trim(toCost cost: Int) {
+        storage.withLock { $0.trim(while: { $0.totalCost > cost }) }
+    }
+
+    /// Evicts entries until at most `count` remain: unpinned ones first, then pinned, each in LRU order.
+    public func trim(toCount count: Int) {
+        storage.withLock { $0.trim(while: { $0.count > count }) }
+    }
+
+    /// Whether an unexpired value is stored for `key`; unlike ``value(forKey:)`` it does not change
+    /// recency or the hit and miss counts.
+    public func contains(_ key: Key) -> Bool {
+        let now = configuration.entryLifetime == nil ? nil : elapsed()
+        return storage.withLock { $0.contains(key, now: now) }
+    }
+
+    /// The sum of the costs of the stored values, pinned ones included.
+    public var totalCost: Int { storage.withLock { $0.totalCost } }
+
+    /// The number of stored values, pinned ones included.
+    public var totalCount: Int { storage.withLock { $0.count } }
+
+    /// The sum of the costs of the pinned values.
+    public var pinnedCost: Int { storage.withLock { $0.pinnedCost } }
+
+    /// Counts and hit rates, read in one consistent snapshot.
+    public var statistics: Statistics { storage.withLock { $0.statistics } }
+
+    /// Opens the clock existential once, so each later reading is a plain generic call.
+    private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+}

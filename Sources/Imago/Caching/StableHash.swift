@@ -1,0 +1,125 @@
+/// SHA-256 (FIPS 180-4), used to name disk-cache entries.
+///
+/// Entry names must be the same in every process and on every run, so Swift's per-process seeded
+/// `Hasher` cannot be used. SHA-256 is written out here rather than taken from swift-crypto, which
+/// would add a second copy of BoringSSL and about 40 s to a clean Linux build for one function.
+enum StableHash {
+    /// The 32-byte SHA-256 digest of `bytes`.
+    static func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        var hasher = SHA256()
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { hasher.update($0) }
+        if handled == nil { Array(bytes).withUnsafeBufferPointer { hasher.update($0) } }
+        return hasher.finalize()
+    }
+
+    /// The lower-case hexadecimal SHA-256 of the string's UTF-8 bytes: 64 characters, safe in any
+    /// file name whatever the string contains.
+    static func sha256Hex(_ string: String) -> String {
+        var string = string
+        let digest = string.withUTF8 { sha256($0) }
+        return hex(digest)
+    }
+
+    /// Lower-case hexadecimal, two characters per byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
+        }
+    }
+}
+
+/// The incremental SHA-256 state: feed bytes with `update`, then read the digest with `finalize`.
+private struct SHA256 {
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// Bytes waiting for a full 64-byte block.
+    private var pending: [UInt8] = []
+    private var messageLength: UInt64 = 0
+
+    mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+        messageLength &+= UInt64(bytes.count)
+        var start = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            start = take
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBufferPointer { compress(block: UnsafeRawBufferPointer($0)) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        let raw = UnsafeRawBufferPointer(bytes)
+        while bytes.count - start >= 64 {
+            compress(block: UnsafeRawBufferPointer(rebasing: raw[start..<start + 64]))
+            start += 64
+        }
+        pending.append(contentsOf: bytes[start...])
+    }
+
+    mutating func finalize() -> [UInt8] {
+        let bitLength = messageLength &* 8
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        tail.withUnsafeBytes { raw in
+            for offset in stride(from: 0, to: raw.count, by: 64) {
+                compress(block: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
+            }
+        }
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+    }
+
+    private mutating func compress(block: UnsafeRawBufferPointer) {
+        var schedule = [UInt32](repeating: 0, count: 64)
+        schedule.withUnsafeMutableBufferPointer { w in
+            for t in 0..<16 {
+                w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
+            }
+            for t in 16..<64 {
+                let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
+                let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
+                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.roundConstants.withUnsafeBufferPointer { k in
+                for t in 0..<64 {
+                    let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let t1 = h &+ sum1 &+ choice &+ k[t] &+ w[t]
+                    let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = sum0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+            }
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+            )
+        }
+    }
+}
+
+extension UInt32 {
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+}
