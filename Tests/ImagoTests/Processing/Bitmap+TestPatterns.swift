@@ -48,12 +48,12 @@ extension Bitmap {
 /// The processor and reason of the `processingFailed` error `body` throws, recording an issue
 /// when it throws something else or nothing.
 func processingFailure(
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws(ImagePipeline.Error) -> Void
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
 ) -> (processor: String, reason: String)? {
     do {
         try body()
         Issue.record("expected processingFailed, nothing was thrown", sourceLocation: sourceLocation)
-    } catch .processingFailed(let url, let processor, let reason) {
+    } catch ImagePipeline.Error.processingFailed(let url, let processor, let reason) {
         #expect(url == nil, sourceLocation: sourceLocation)
         return (processor, reason)
     } catch {

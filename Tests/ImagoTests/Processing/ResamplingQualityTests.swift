@@ -63,11 +63,12 @@ import Testing
 
     @Test func shrinkingKeepsAGradientInOrder() throws {
         // A horizontal ramp stays a ramp: no ringing strong enough to reverse it.
-        var ramp = Bitmap(width: 256, height: 4, fill: RGBA(0, 0, 0))
-        for y in 0..<4 {
+        var ramp = Bitmap(width: 256, height: 32, fill: RGBA(0, 0, 0))
+        for y in 0..<32 {
             for x in 0..<256 { ramp[x, y] = RGBA(UInt8(x), UInt8(x), UInt8(x)) }
         }
         let resized = try ResizeProcessor(size: PixelSize(width: 32, height: 4), contentMode: .aspectFit).process(ramp)
+        #expect(resized.size == PixelSize(width: 32, height: 4))
         let row = (0..<32).map { Int(resized[$0, 2].r) }
         #expect(zip(row, row.dropFirst()).allSatisfy { $0 < $1 }, "\(row)")
         #expect(close(UInt8(row[16]), 132, within: 3), "pixel 16 covers source 128..<136")

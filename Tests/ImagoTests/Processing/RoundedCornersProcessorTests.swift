@@ -25,8 +25,9 @@ import Testing
 
     @Test func largeRadiusMakesACapsule() throws {
         let rounded = try RoundedCornersProcessor(radius: 1000).process(Self.image)
-        // Radius 15 (half the height): the middle of the short edges is still opaque, 5 px in it is not.
-        #expect(rounded[0, 15].a == 255)
+        // Radius 15 (half the height): the middle of the short edges is nearly covered (the curve
+        // cuts about 2% of that pixel), 10 pixels above it nothing is.
+        #expect(rounded[0, 15].a >= 250)
         #expect(rounded[0, 5].a == 0)
         #expect(rounded[20, 0].a == 255)
     }
