@@ -71,7 +71,8 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
         let imageSize = PixelSize(width: bitmap.width, height: bitmap.height)
         guard let plan = plan(for: imageSize) else {
             throw .processingFailed(
-                nil, processor: processor, reason: "the image is empty (\(imageSize) pixels), so there is nothing to resize")
+                nil, processor: processor,
+                reason: "the image is empty (\(imageSize) pixels), so there is nothing to resize")
         }
         return Resampler.resample(bitmap, region: plan.region, to: plan.size)
     }

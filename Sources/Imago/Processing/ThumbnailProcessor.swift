@@ -32,16 +32,16 @@ public struct ThumbnailProcessor: ImageProcessing, Hashable {
                 nil, processor: identifier,
                 reason: "the maximum pixel size \(maximumPixelSize) is too small; it must be at least 1 pixel")
         }
-        return try resize.resize(bitmap, reportingAs: identifier)
+        return try fit.resize(bitmap, reportingAs: identifier)
     }
 
     /// The size an image of `imageSize` comes out at.
     public func outputSize(for imageSize: PixelSize) -> PixelSize {
-        resize.outputSize(for: imageSize)
+        fit.outputSize(for: imageSize)
     }
 
     /// A thumbnail is a fit into a square of the maximum size, without enlarging.
-    private var resize: ResizeProcessor {
+    private var fit: ResizeProcessor {
         ResizeProcessor(
             size: PixelSize(width: maximumPixelSize, height: maximumPixelSize), contentMode: .aspectFit)
     }
