@@ -20,7 +20,9 @@ extension ImageContainer {
         var result = self
         result.image = try apply(image)
         for index in result.frames.indices {
-            result.frames[index].image = try apply(frames[index].image)
+            // The first frame is usually the still image itself: process it only once.
+            let isStill = index == 0 && frames[index].image == image
+            result.frames[index].image = isStill ? result.image : try apply(frames[index].image)
         }
         return result
     }

@@ -56,7 +56,8 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
         try resize(bitmap, reportingAs: identifier)
     }
 
-    /// The size an image of `imageSize` comes out at; `imageSize` itself when nothing would change.
+    /// The size an image of `imageSize` comes out at (`imageSize` itself when the target or the
+    /// image is empty, which processing refuses).
     public func outputSize(for imageSize: PixelSize) -> PixelSize {
         plan(for: imageSize)?.size ?? imageSize
     }
