@@ -1,0 +1,48 @@
+/// Scales an image down so its longer side is at most ``maximumPixelSize``, keeping its aspect
+/// ratio; a smaller image passes through unchanged, never enlarged.
+///
+/// This is what ``ImageRequest/thumbnailPixelSize`` applies. Resampling is Lanczos-3 in
+/// premultiplied alpha, as in ``ResizeProcessor``.
+public struct ThumbnailProcessor: ImageProcessing, Hashable {
+    /// The longest side the result may have, in pixels.
+    public let maximumPixelSize: Int
+
+    /// A processor that shrinks images to at most `maximumPixelSize` on their longer side.
+    ///
+    /// A size below 1 is refused when processing, with ``ImagePipeline/Error/processingFailed(_:processor:reason:)``.
+    public init(maximumPixelSize: Int) {
+        self.maximumPixelSize = maximumPixelSize
+    }
+
+    /// `thumbnail(256)`: the same text ``ImageRequest/processedKey`` uses for a thumbnail.
+    public var identifier: String { "thumbnail(\(maximumPixelSize))" }
+
+    public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
+        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
+            try process(bitmap)
+        }
+    }
+
+    /// The thumbnail of `bitmap`, in its alpha mode.
+    /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` when
+    ///   ``maximumPixelSize`` is below 1 or the bitmap is empty.
+    public func process(_ bitmap: Bitmap) throws(ImagePipeline.Error) -> Bitmap {
+        guard maximumPixelSize >= 1 else {
+            throw .processingFailed(
+                nil, processor: identifier,
+                reason: "the maximum pixel size \(maximumPixelSize) is too small; it must be at least 1 pixel")
+        }
+        return try fit.resize(bitmap, reportingAs: identifier)
+    }
+
+    /// The size an image of `imageSize` comes out at.
+    public func outputSize(for imageSize: PixelSize) -> PixelSize {
+        fit.outputSize(for: imageSize)
+    }
+
+    /// A thumbnail is a fit into a square of the maximum size, without enlarging.
+    private var fit: ResizeProcessor {
+        ResizeProcessor(
+            size: PixelSize(width: maximumPixelSize, height: maximumPixelSize), contentMode: .aspectFit)
+    }
+}
