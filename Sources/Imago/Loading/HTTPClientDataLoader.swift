@@ -64,7 +64,7 @@ public final class HTTPClientDataLoader: DataLoading {
         }
         let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
         let deadline = NIODeadline.now() + TimeAmount(configuration.downloadTimeout)
-        return try await watchdog.run { [client, configuration] in
+        return try await watchdog.run { [client, configuration, httpRequest] in
             var validator = DownloadValidator(request: request, configuration: configuration)
             let response: HTTPClientResponse
             do {
@@ -111,9 +111,9 @@ public final class HTTPClientDataLoader: DataLoading {
             }
         }
         if let error = error as? NIOConnectionError {
-            let reasons = error.connectionErrors.map { reason(for: $0.error) }
-            let reason = reasons.first ?? error.dnsAError.map { "DNS lookup failed: \(reason(for: $0))" } ?? "\(error)"
-            return ImagePipeline.Error.connectionFailed(url, reason: reason)
+            let attempts = error.connectionErrors.map { reason(for: $0.error) }
+            let lookup = error.dnsAError.map { "the host name could not be resolved (\(reason(for: $0)))" }
+            return ImagePipeline.Error.connectionFailed(url, reason: attempts.first ?? lookup ?? "\(error)")
         }
         return validator.interrupted(reason: reason(for: error))
     }

@@ -53,8 +53,13 @@ extension URLSessionDataLoader {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
-            let accepted = transfer(for: dataTask)?.receive(response) ?? false
-            completionHandler(accepted ? .allow : .cancel)
+            if transfer(for: dataTask)?.receive(response) == true {
+                completionHandler(.allow)
+            } else {
+                completionHandler(.cancel)
+                // swift-corelibs-foundation ignores the disposition; cancel explicitly.
+                dataTask.cancel()
+            }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -44,7 +44,7 @@ extension URLSessionDataLoader {
                 let headers = response.allHeaderFields.compactMap { name, value in
                     (name as? String).map { ($0, "\(value)") }
                 }
-                do {
+                do throws(ImagePipeline.Error) {
                     try state.validator.receive(statusCode: response.statusCode, headers: headers)
                     return true
                 } catch {
@@ -58,7 +58,7 @@ extension URLSessionDataLoader {
         func receive(_ data: Data) -> Bool {
             watchdog.noteActivity()
             let progress: DownloadProgress? = state.withLock { state in
-                do {
+                do throws(ImagePipeline.Error) {
                     try state.validator.receive(data)
                     return state.validator.progress
                 } catch {

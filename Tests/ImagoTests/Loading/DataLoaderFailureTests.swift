@@ -42,14 +42,7 @@ import Testing
             server.setBehavior("/big.png", .chunked(chunkSize: 500))
             let url = server.url(for: "/big.png")
             let log = ProgressLog()
-            let error = try await kind.withLoader(limit(1_000)) { loader in
-                do {
-                    _ = try await loader.loadData(for: DataRequest(url: url), progress: log.record)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+            let error = try await kind.withLoader(limit(1_000)) { await $0.error(loading: url, progress: log.record) }
             #expect(error == .bodyTooLarge(url, limit: 1_000))
             #expect(log.all.allSatisfy { $0.completed <= 1_000 })
         }

@@ -65,9 +65,12 @@ extension DataLoading {
     }
 
     /// The error that loading `url` ends with, or nil when it succeeds.
-    func error(loading url: URL, headers: [String: String] = [:]) async -> ImagePipeline.Error? {
+    func error(
+        loading url: URL, headers: [String: String] = [:],
+        progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+    ) async -> ImagePipeline.Error? {
         do {
-            _ = try await load(url, headers: headers)
+            _ = try await loadData(for: DataRequest(url: url, headers: headers), progress: progress)
             return nil
         } catch {
             return error
