@@ -31,6 +31,10 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux])),
+                // HTTPClientDataLoader names NIO's types (deadlines, headers, connection errors).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),

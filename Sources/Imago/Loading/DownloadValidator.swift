@@ -1,0 +1,105 @@
+import Foundation
+
+/// Checks one download against ``DataLoaderConfiguration`` as it arrives and collects its body,
+/// so that every loader refuses the same things with the same ``ImagePipeline/Error``: the
+/// scheme, the status, a declared or streamed body over the limit, a body shorter or longer than
+/// declared, an empty body.
+///
+/// Transports feed it the response head, then each chunk, then ask for the result; it holds no
+/// locks and does no I/O.
+struct DownloadValidator: Sendable {
+    /// Sent as `Accept` unless the request sets one: image formats first, anything else last.
+    static let accept = "image/webp,image/png,image/jpeg,image/gif,*/*;q=0.5"
+    /// The reason given for a request made after the loader was shut down.
+    static let shutDownReason = "the data loader has been shut down"
+
+    let url: URL
+    let maximumBodySize: Int
+    /// Whether the request carried `If-None-Match` or `If-Modified-Since`, so a 304 is an answer.
+    let isConditional: Bool
+
+    private(set) var statusCode: Int?
+    private(set) var headers: [String: String] = [:]
+    /// The declared `Content-Length`, unless a `Content-Encoding` makes it describe other bytes.
+    private(set) var expectedLength: Int?
+    private(set) var body = Data()
+
+    init(request: DataRequest, configuration: DataLoaderConfiguration) {
+        self.url = request.url
+        self.maximumBodySize = configuration.maximumBodySize
+        let names = Set(request.headers.keys.map { $0.lowercased() })
+        self.isConditional = names.contains("if-none-match") || names.contains("if-modified-since")
+    }
+
+    /// Refuses anything but http and https before any network work happens.
+    static func checkScheme(of url: URL) throws(ImagePipeline.Error) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw .unsupportedScheme(url)
+        }
+    }
+
+    /// The request's headers plus `User-Agent` and `Accept`, unless it sets them itself.
+    static func headers(for request: DataRequest, configuration: DataLoaderConfiguration) -> [String: String] {
+        var headers = request.headers
+        let names = Set(headers.keys.map { $0.lowercased() })
+        if !names.contains("user-agent") { headers["User-Agent"] = configuration.userAgent }
+        if !names.contains("accept") { headers["Accept"] = accept }
+        return headers
+    }
+
+    /// How far the download has come, for progress callbacks.
+    var progress: DownloadProgress {
+        DownloadProgress(completed: Int64(body.count), total: expectedLength.map(Int64.init))
+    }
+
+    /// Takes the response head: refuses a status outside 2xx (304 only answers a conditional
+    /// request) and a declared length over the limit.
+    mutating func receive(statusCode: Int, headers fields: some Sequence<(String, String)>) throws(ImagePipeline.Error) {
+        var headers: [String: String] = [:]
+        for (name, value) in fields {
+            let name = name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        self.statusCode = statusCode
+        self.headers = headers
+        guard (200...299).contains(statusCode) || (statusCode == 304 && isConditional) else {
+            throw .httpStatus(url, statusCode: statusCode)
+        }
+        let encoding = headers["content-encoding"]?.lowercased() ?? "identity"
+        if encoding == "identity", let declared = headers["content-length"].flatMap({ Int($0) }), declared >= 0 {
+            expectedLength = declared
+            guard declared <= maximumBodySize else { throw .bodyTooLarge(url, limit: maximumBodySize) }
+        }
+    }
+
+    /// Takes the next piece of the body, refusing it when the body would pass the limit.
+    mutating func receive(_ chunk: some Collection<UInt8>) throws(ImagePipeline.Error) {
+        guard chunk.count <= maximumBodySize - body.count else {
+            throw .bodyTooLarge(url, limit: maximumBodySize)
+        }
+        body.append(contentsOf: chunk)
+    }
+
+    /// The error for a transport failure: once a declared length is known and not reached, the
+    /// body is incomplete; otherwise the connection failed for `reason`.
+    func interrupted(reason: String) -> ImagePipeline.Error {
+        if statusCode != nil, let expectedLength, body.count != expectedLength {
+            return .bodyLengthMismatch(url, expected: expectedLength, received: body.count)
+        }
+        return .connectionFailed(url, reason: reason)
+    }
+
+    /// The response once the body has ended: it must have the declared length and, unless it
+    /// answers a revalidation with 304, not be empty.
+    func finish() throws(ImagePipeline.Error) -> DataResponse {
+        guard let statusCode else { throw interrupted(reason: "the server sent no response") }
+        if statusCode == 304 {
+            return DataResponse(data: Data(), statusCode: statusCode, headers: headers)
+        }
+        if let expectedLength, body.count != expectedLength {
+            throw .bodyLengthMismatch(url, expected: expectedLength, received: body.count)
+        }
+        guard !body.isEmpty else { throw .emptyBody(url) }
+        return DataResponse(data: body, statusCode: statusCode, headers: headers)
+    }
+}

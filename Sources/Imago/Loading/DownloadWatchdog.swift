@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Enforces the whole-download deadline and the stall limit around one transport download, and
+/// turns cancellation into ``ImagePipeline/Error/cancelled(_:)``, the same way for every loader.
+///
+/// The transport calls ``noteActivity()`` whenever bytes arrive; silence counts from the start of
+/// the request, so a server that never answers also stalls. When a limit runs out the download
+/// task is cancelled and the caller gets ``ImagePipeline/Error/timedOut(_:_:after:)``.
+final class DownloadWatchdog: Sendable {
+    private let url: URL
+    private let downloadTimeout: Duration
+    private let stallTimeout: Duration
+    private let start: ContinuousClock.Instant
+    private let lastActivity: Mutex<ContinuousClock.Instant>
+
+    init(url: URL, configuration: DataLoaderConfiguration) {
+        self.url = url
+        self.downloadTimeout = configuration.downloadTimeout
+        self.stallTimeout = configuration.stallTimeout
+        self.start = .now
+        self.lastActivity = Mutex(start)
+    }
+
+    /// When the whole download must be over.
+    var deadline: ContinuousClock.Instant { start + downloadTimeout }
+
+    /// Records that bytes arrived, restarting the stall limit.
+    func noteActivity() {
+        lastActivity.withLock { $0 = .now }
+    }
+
+    /// The limit that has run out at `now`, if any (the whole-download limit wins a tie).
+    func expiredLimit(at now: ContinuousClock.Instant = .now) -> ImagePipeline.Error? {
+        if now >= deadline { return .timedOut(url, .download, after: downloadTimeout) }
+        if now >= lastActivity.withLock({ $0 }) + stallTimeout { return .timedOut(url, .stall, after: stallTimeout) }
+        return nil
+    }
+
+    /// Runs `download` until it finishes, a limit runs out or the calling task is cancelled.
+    /// Errors other than ``ImagePipeline/Error`` are reported as a failed connection.
+    func run(
+        _ download: @escaping @Sendable () async throws -> DataResponse
+    ) async throws(ImagePipeline.Error) -> DataResponse {
+        guard !Task.isCancelled else { throw .cancelled(url) }
+        do {
+            return try await withThrowingTaskGroup(of: DataResponse?.self) { group in
+                group.addTask { try await download() }
+                group.addTask {
+                    try await self.watch()
+                    return nil
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let response = result { return response }
+                }
+                throw CancellationError()
+            }
+        } catch {
+            if Task.isCancelled { throw .cancelled(url) }
+            if let error = error as? ImagePipeline.Error { throw error }
+            if error is CancellationError { throw .cancelled(url) }
+            throw .connectionFailed(url, reason: String(describing: error))
+        }
+    }
+
+    /// Sleeps until the next limit could run out, then throws the limit that did.
+    private func watch() async throws {
+        while true {
+            if let expired = expiredLimit() { throw expired }
+            let stallEnd = lastActivity.withLock { $0 } + stallTimeout
+            try await Task.sleep(until: min(deadline, stallEnd), clock: .continuous)
+        }
+    }
+}

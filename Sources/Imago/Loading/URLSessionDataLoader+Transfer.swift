@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSessionDataLoader {
+    /// One task's download: validates what the delegate hands it and resumes the waiting caller
+    /// once, with the response or the first error.
+    final class Transfer: Sendable {
+        /// Redirects followed before giving up, as ``HTTPClientDataLoader`` does.
+        static let maximumRedirects = 5
+
+        private struct State {
+            var validator: DownloadValidator
+            var continuation: CheckedContinuation<DataResponse, any Error>?
+            /// Why the transfer cancelled its task, reported instead of the cancellation.
+            var failure: ImagePipeline.Error?
+            var redirects = 0
+        }
+
+        private let state: Mutex<State>
+        private let watchdog: DownloadWatchdog
+        private let progress: @Sendable (DownloadProgress) -> Void
+
+        init(validator: DownloadValidator, watchdog: DownloadWatchdog, progress: @escaping @Sendable (DownloadProgress) -> Void) {
+            self.state = Mutex(State(validator: validator))
+            self.watchdog = watchdog
+            self.progress = progress
+        }
+
+        func start(_ continuation: CheckedContinuation<DataResponse, any Error>) {
+            state.withLock { $0.continuation = continuation }
+        }
+
+        /// Takes the response head; false when the download must stop.
+        func receive(_ response: URLResponse) -> Bool {
+            watchdog.noteActivity()
+            return state.withLock { state in
+                guard let response = response as? HTTPURLResponse else {
+                    state.failure = .unsupportedScheme(state.validator.url)
+                    return false
+                }
+                let headers = response.allHeaderFields.compactMap { name, value in
+                    (name as? String).map { ($0, "\(value)") }
+                }
+                do throws(ImagePipeline.Error) {
+                    try state.validator.receive(statusCode: response.statusCode, headers: headers)
+                    return true
+                } catch {
+                    state.failure = error
+                    return false
+                }
+            }
+        }
+
+        /// Takes a piece of the body; false when the download must stop.
+        func receive(_ data: Data) -> Bool {
+            watchdog.noteActivity()
+            let progress: DownloadProgress? = state.withLock { state in
+                do throws(ImagePipeline.Error) {
+                    try state.validator.receive(data)
+                    return state.validator.progress
+                } catch {
+                    state.failure = error
+                    return nil
+                }
+            }
+            guard let progress else { return false }
+            self.progress(progress)
+            return true
+        }
+
+        /// Counts a redirect; false (and a failure) past the limit.
+        func redirect() -> Bool {
+            state.withLock { state in
+                state.redirects += 1
+                guard state.redirects <= Self.maximumRedirects else {
+                    state.failure = .connectionFailed(
+                        state.validator.url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle")
+                    return false
+                }
+                return true
+            }
+        }
+
+        /// Resumes the caller with the outcome of the task.
+        func complete(_ error: (any Error)?) {
+            let (continuation, result) = state.withLock { state in
+                defer { state.continuation = nil }
+                return (state.continuation, outcome(of: error, state: state))
+            }
+            continuation?.resume(with: result)
+        }
+
+        private func outcome(of error: (any Error)?, state: State) -> Result<DataResponse, any Error> {
+            if let failure = state.failure { return .failure(failure) }
+            guard let error else {
+                return Result { () throws(ImagePipeline.Error) in try state.validator.finish() }.mapError { $0 }
+            }
+            let url = state.validator.url
+            switch (error as? URLError)?.code {
+            case .cancelled?:
+                return .failure(CancellationError())
+            case .timedOut?:
+                return .failure(watchdog.expiredLimit() ?? state.validator.interrupted(reason: "the request timed out"))
+            case .httpTooManyRedirects?:
+                return .failure(ImagePipeline.Error.connectionFailed(url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle"))
+            case let code?:
+                return .failure(state.validator.interrupted(reason: Self.reason(for: code)))
+            case nil:
+                return .failure(state.validator.interrupted(reason: String(describing: error)))
+            }
+        }
+
+        /// Plain words for the URL errors a download meets (Linux's own descriptions are just codes).
+        private static func reason(for code: URLError.Code) -> String {
+            switch code {
+            case .cannotConnectToHost: "could not connect to the server"
+            case .cannotFindHost, .dnsLookupFailed: "the host name could not be resolved"
+            case .networkConnectionLost: "the connection was lost"
+            case .notConnectedToInternet: "not connected to the internet"
+            case .secureConnectionFailed: "the TLS handshake failed"
+            case .badServerResponse: "the server sent a malformed response"
+            default: "URL error \(code.rawValue)"
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads image bytes with URLSession: the default ``DataLoading`` on Apple platforms, also
+/// usable (and tested) on Linux.
+///
+/// The loader streams every body through its own session's delegate (Linux has no
+/// `bytes(from:)`), so the limits apply while bytes arrive. The session is ephemeral and has no
+/// `URLCache`: Imago keeps its own caches, and on Linux touching the shared cache creates folders
+/// under `~/.cache`. URLSession has no connect timeout of its own: a connection that does not open
+/// counts against the stall timeout. Redirects are followed up to 5 times, as with
+/// ``HTTPClientDataLoader``. Call ``shutdown()`` when done; a released loader invalidates its
+/// session.
+public final class URLSessionDataLoader: DataLoading {
+    /// The limits every download is held to.
+    public let configuration: DataLoaderConfiguration
+
+    private let session: URLSession
+    private let delegate: Delegate
+
+    /// Creates a loader with its own session, limited by `configuration`.
+    public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnections)
+        sessionConfiguration.timeoutIntervalForRequest = configuration.stallTimeout.timeInterval
+        sessionConfiguration.timeoutIntervalForResource = configuration.downloadTimeout.timeInterval
+        let queue = OperationQueue()
+        queue.name = "Imago.URLSessionDataLoader"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = Delegate()
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Cancels the downloads in progress, invalidates the session and waits until it has let go
+    /// of its delegate. The loader cannot be used afterwards.
+    public func shutdown() async {
+        guard delegate.beginShutdown() else { return await delegate.waitUntilInvalid() }
+        session.invalidateAndCancel()
+        await delegate.waitUntilInvalid()
+    }
+
+    public func loadData(
+        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataResponse {
+        try DownloadValidator.checkScheme(of: request.url)
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: configuration.stallTimeout.timeInterval)
+        urlRequest.httpMethod = "GET"
+        for (name, value) in DownloadValidator.headers(for: request, configuration: configuration) {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
+        let transfer = Transfer(
+            validator: DownloadValidator(request: request, configuration: configuration),
+            watchdog: watchdog, progress: progress)
+        return try await watchdog.run { [session, delegate, urlRequest] in
+            guard let task = delegate.makeTask(for: urlRequest, in: session, handledBy: transfer) else {
+                throw ImagePipeline.Error.connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    transfer.start(continuation)
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The span as a `TimeInterval`, for Foundation.
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 that serves registered bodies and misbehaves on demand
+/// (see ``Behavior``), counting what it sees. Tests use it to drive the data loaders through every
+/// error path; `imago demo` uses it to serve a generated gallery.
+///
+/// Start one with ``start()`` and stop it with ``shutdown()``, or scope it with
+/// ``withTestServer(_:)``. Shutdown closes every connection, which ends endless and trickling
+/// bodies.
+public final class TestServer: Sendable {
+    /// `http://127.0.0.1:<port>/`.
+    public let baseURL: URL
+    /// The port the system chose.
+    public let port: Int
+
+    let state = Mutex(State())
+    private let listener: any Channel
+    private let acceptor = Mutex<Task<Void, Never>?>(nil)
+
+    private init(listener: any Channel, port: Int) {
+        self.listener = listener
+        self.port = port
+        self.baseURL = URL(string: "http://127.0.0.1:\(port)/")!
+    }
+
+    /// Starts a server on a free port of 127.0.0.1.
+    public static func start() async throws -> TestServer {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                    return try Connection(wrappingChannelSynchronously: child)
+                }
+            }
+        guard let port = channel.channel.localAddress?.port else {
+            try? await channel.channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        let server = TestServer(listener: channel.channel, port: port)
+        server.acceptor.withLock { $0 = Task { await server.accept(from: channel) } }
+        return server
+    }
+
+    /// Stops listening, closes every open connection and waits until all of them have ended.
+    public func shutdown() async throws {
+        let channels = state.withLock { state in
+            state.isShutDown = true
+            return Array(state.channels.values)
+        }
+        try? await listener.close()
+        for channel in channels {
+            try? await channel.close()
+        }
+        let acceptor = acceptor.withLock { $0 }
+        acceptor?.cancel()
+        await acceptor?.value
+    }
+
+    /// The absolute URL of `path` on this server (`"a.png"` and `"/a.png"` are the same).
+    public func url(for path: String) -> URL {
+        URL(string: Self.normalized(path), relativeTo: baseURL)!.absoluteURL
+    }
+
+    // MARK: Resources and behaviors
+
+    /// Serves `data` at `path`. `etag` and `lastModified` are sent as `ETag` / `Last-Modified` and
+    /// make matching conditional requests answer 304.
+    public func set(
+        _ path: String, data: Data, contentType: String = "application/octet-stream",
+        headers: [String: String] = [:], etag: String? = nil, lastModified: String? = nil
+    ) {
+        let resource = Resource(
+            data: data, contentType: contentType, headers: headers, etag: etag, lastModified: lastModified)
+        state.withLock { $0.resources[Self.normalized(path)] = resource }
+    }
+
+    /// Stops serving `path` (it answers 404 from now on).
+    public func remove(_ path: String) {
+        _ = state.withLock { $0.resources.removeValue(forKey: Self.normalized(path)) }
+    }
+
+    /// Makes requests for `path` misbehave as `behavior` says; `.normal` restores the default.
+    /// Setting a behavior restarts its ``Behavior/sequence(_:)``.
+    public func setBehavior(_ path: String, _ behavior: Behavior) {
+        let path = Self.normalized(path)
+        state.withLock { state in
+            state.behaviors[path] = behavior
+            state.sequencePositions[path] = nil
+        }
+    }
+
+    // MARK: Counts
+
+    /// Requests received for `path` since the start or the last ``resetCounts()``.
+    public func requestCount(for path: String) -> Int {
+        state.withLock { $0.requests[Self.normalized(path)]?.count ?? 0 }
+    }
+
+    /// The requests received for `path`, oldest first.
+    public func requests(for path: String) -> [RecordedRequest] {
+        state.withLock { $0.requests[Self.normalized(path)] ?? [] }
+    }
+
+    /// Requests received for all paths.
+    public var totalRequestCount: Int { state.withLock { $0.totalRequests } }
+
+    /// Connections open right now.
+    public var currentConnections: Int { state.withLock { $0.openConnections } }
+
+    /// The most connections that were open at once.
+    public var maximumConcurrentConnections: Int { state.withLock { $0.peakConnections } }
+
+    /// The most requests that were being answered at once.
+    public var maximumConcurrentRequests: Int { state.withLock { $0.peakRequests } }
+
+    /// Forgets the request log and counts; the peaks restart from what is open now.
+    public func resetCounts() {
+        state.withLock { $0.resetCounts() }
+    }
+
+    /// Waits until at most `count` connections are open, checking every few milliseconds for up
+    /// to `limit`. Returns whether that happened in time: tests use it to prove that a client
+    /// really closed a connection it abandoned.
+    public func waitForConnections(atMost count: Int = 0, within limit: Duration = .seconds(5)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while currentConnections > count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    static func normalized(_ path: String) -> String {
+        let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return path.hasPrefix("/") ? path : "/" + path
+    }
+}
+
+/// Runs `body` with a freshly started ``TestServer`` and shuts the server down afterwards, even
+/// when `body` throws.
+public func withTestServer<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (TestServer) async throws -> Result
+) async throws -> Result {
+    let server = try await TestServer.start()
+    let result: Result
+    do {
+        result = try await body(server)
+    } catch {
+        try await server.shutdown()
+        throw error
+    }
+    try await server.shutdown()
+    return result
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Imago
+import ImagoTestSupport
+import Synchronization
+import Testing
+
+/// The data loaders shipped with Imago, so that one test table runs against each of them.
+enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    #if canImport(AsyncHTTPClient)
+    case httpClient
+    #endif
+    case urlSession
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a new loader of this kind and shuts the loader down afterwards.
+    func withLoader<Result>(
+        _ configuration: DataLoaderConfiguration = DataLoaderConfiguration(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (any DataLoading) async throws -> Result
+    ) async throws -> Result {
+        let (loader, shutdown) = makeLoader(configuration)
+        let result: Result
+        do {
+            result = try await body(loader)
+        } catch {
+            try await shutdown()
+            throw error
+        }
+        try await shutdown()
+        return result
+    }
+
+    private func makeLoader(
+        _ configuration: DataLoaderConfiguration
+    ) -> (any DataLoading, shutdown: @Sendable () async throws -> Void) {
+        switch self {
+        #if canImport(AsyncHTTPClient)
+        case .httpClient:
+            let loader = HTTPClientDataLoader(configuration: configuration)
+            return (loader, { try await loader.shutdown() })
+        #endif
+        case .urlSession:
+            let loader = URLSessionDataLoader(configuration: configuration)
+            return (loader, { await loader.shutdown() })
+        }
+    }
+}
+
+/// Collects progress reports, which arrive on the transport's threads.
+final class ProgressLog: Sendable {
+    private let reports = Mutex<[DownloadProgress]>([])
+
+    var all: [DownloadProgress] { reports.withLock { $0 } }
+
+    @Sendable func record(_ progress: DownloadProgress) {
+        reports.withLock { $0.append(progress) }
+    }
+}
+
+extension DataLoading {
+    /// The response, ignoring progress.
+    func load(_ url: URL, headers: [String: String] = [:]) async throws(ImagePipeline.Error) -> DataResponse {
+        try await loadData(for: DataRequest(url: url, headers: headers)) { _ in }
+    }
+
+    /// The error that loading `url` ends with, or nil when it succeeds.
+    func error(
+        loading url: URL, headers: [String: String] = [:],
+        progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+    ) async -> ImagePipeline.Error? {
+        do {
+            _ = try await loadData(for: DataRequest(url: url, headers: headers), progress: progress)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+/// `count` bytes that are not all alike, so a misplaced byte would show.
+func sampleBytes(_ count: Int) -> Data {
+    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+}
+
+/// Waits until `condition` holds, checking every few milliseconds for up to `limit`.
+func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
