@@ -159,8 +159,7 @@ extension ImagePipeline {
     /// A 304 said the stale copy is still good: give it a new lifetime, off the response path.
     private func refresh(_ entry: DiskCache.Entry, for request: ImageRequest, validators: HTTPValidators) {
         guard request.cachePolicy.writesDisk, let diskCache = configuration.diskCache else { return }
-        var metadata = entry.metadata
-        metadata.merge(validators.metadata) { _, new in new }
+        let metadata = entry.metadata.merging(validators.metadata) { _, new in new }
         let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
         scheduleDiskWrite(for: request) {
             try diskCache.refresh(forKey: request.originalKey, metadata: metadata, lifetime: lifetime)

@@ -24,7 +24,7 @@ extension ImagePipeline {
             metadata = validators.metadata
             lifetime = validators.lifetime
         }
-        scheduleDiskWrite(for: request) {
+        scheduleDiskWrite(for: request) { [metadata, lifetime] in
             try diskCache.store(loaded.data, forKey: request.originalKey, metadata: metadata, lifetime: lifetime)
         }
     }

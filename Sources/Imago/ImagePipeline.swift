@@ -71,12 +71,15 @@ public final class ImagePipeline: Sendable {
             return ImageResponse(container: cached, source: .memory, timing: timing)
         }
         broadcaster.send(.started(request.url, key: request.processedKey))
-        let reporter: (@Sendable (DownloadProgress) -> Void)? =
-            broadcaster.isActive || progress != nil
-            ? { [broadcaster] update in
+        var reporter: (@Sendable (DownloadProgress) -> Void)?
+        if broadcaster.isActive || progress != nil {
+            let broadcaster = self.broadcaster
+            let url = request.url
+            reporter = { update in
                 progress?(update)
-                broadcaster.send(.progress(request.url, update))
-            } : nil
+                broadcaster.send(.progress(url, update))
+            }
+        }
         do throws(Error) {
             var response = try await imageWork.value(
                 for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,

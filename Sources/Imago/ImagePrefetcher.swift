@@ -36,16 +36,18 @@ public final class ImagePrefetcher: Sendable {
 
     /// Starts prefetching each request not already cached or under way.
     public func startPrefetching(with requests: [ImageRequest]) {
-        for var request in requests {
+        for original in requests {
+            var request = original
             request.priority = priority
             let key = request.processedKey
             if destination == .memoryCache && pipeline.cachedImage(for: request) != nil { continue }
+            let prefetch = request
             tasks.withLock { tasks in
                 guard tasks[key] == nil else { return }
                 tasks[key] = Task.detached(priority: priority.taskPriority) { [pipeline, destination, weak self] in
                     switch destination {
-                    case .memoryCache: _ = try? await pipeline.image(for: request)
-                    case .diskCache: _ = try? await pipeline.data(for: request)
+                    case .memoryCache: _ = try? await pipeline.image(for: prefetch)
+                    case .diskCache: _ = try? await pipeline.data(for: prefetch)
                     }
                     _ = self?.tasks.withLock { $0.removeValue(forKey: key) }
                 }

@@ -13,24 +13,32 @@ public final class ImageTask: Sendable {
     public let progress: AsyncStream<DownloadProgress>
 
     private let task: Task<Result<ImageResponse, ImagePipeline.Error>, Never>
-    private let place = Mutex<(
-        handle: InFlightTable<ImagePipeline.WorkKey, ImageResponse>.WaiterHandle?, priority: ImageRequest.Priority
-    )>((nil, .normal))
+    private let place: Place
+
+    /// The caller's place among the waiters of the shared work, once it has joined, and the
+    /// priority it should have there.
+    private final class Place: Sendable {
+        let state: Mutex<(
+            handle: InFlightTable<ImagePipeline.WorkKey, ImageResponse>.WaiterHandle?, priority: ImageRequest.Priority
+        )>
+
+        init(priority: ImageRequest.Priority) { state = Mutex((nil, priority)) }
+    }
 
     init(request: ImageRequest, pipeline: ImagePipeline) {
         self.request = request
         let (progress, continuation) = AsyncStream.makeStream(
             of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         self.progress = progress
-        let place = self.place
-        place.withLock { $0.priority = request.priority }
+        let place = Place(priority: request.priority)
+        self.place = place
         self.task = Task(priority: request.priority.taskPriority) { [place] in
             defer { continuation.finish() }
             do throws(ImagePipeline.Error) {
                 let response = try await pipeline.image(
                     for: request, progress: { continuation.yield($0) },
                     onWaiting: { handle in
-                        let priority = place.withLock { place in
+                        let priority = place.state.withLock { place in
                             place.handle = handle
                             return place.priority
                         }
@@ -46,9 +54,9 @@ public final class ImageTask: Sendable {
     /// The load's priority. Raising it while the download waits moves it ahead in the queue;
     /// shared work runs at the highest priority of its callers.
     public var priority: ImageRequest.Priority {
-        get { place.withLock { $0.priority } }
+        get { place.state.withLock { $0.priority } }
         set {
-            let handle = place.withLock { place in
+            let handle = place.state.withLock { place in
                 place.priority = newValue
                 return place.handle
             }

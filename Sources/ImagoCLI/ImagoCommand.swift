@@ -24,7 +24,7 @@ struct ImagoCommand: AsyncParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(usageErrorStatus)
+                Foundation.exit(usageErrorStatus)
             }
             exit(withError: error)
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Imago
 
 /// `--priority veryLow|low|normal|high|veryHigh`, spelled as in the library.
-extension ImageRequest.Priority: @retroactive ExpressibleByArgument {
+extension ImageRequest.Priority: ExpressibleByArgument {
     public init?(argument: String) {
         guard let match = Self.allCases.first(where: { "\($0)" == argument }) else { return nil }
         self = match

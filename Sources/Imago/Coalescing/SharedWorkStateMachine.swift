@@ -10,7 +10,7 @@ struct SharedWorkStateMachine<Waiter> {
     private(set) var isStarted = false
     private(set) var isClosed = false
 
-    enum AddAction {
+    enum AddAction: Equatable {
         /// The first waiter: start the work.
         case start
         /// The work runs already: wait for it.
@@ -66,3 +66,5 @@ struct SharedWorkStateMachine<Waiter> {
     /// The waiters to tell about progress.
     var currentWaiters: [Waiter] { waiters.map(\.waiter) }
 }
+
+extension SharedWorkStateMachine.RemoveAction: Equatable where Waiter: Equatable {}

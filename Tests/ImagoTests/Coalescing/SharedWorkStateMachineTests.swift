@@ -61,6 +61,3 @@ struct SharedWorkStateMachineTests {
         #expect(machine.priority == .high)
     }
 }
-
-extension SharedWorkStateMachine.AddAction: Equatable {}
-extension SharedWorkStateMachine.RemoveAction: Equatable where Waiter: Equatable {}

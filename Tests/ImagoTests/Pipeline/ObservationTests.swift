@@ -14,7 +14,7 @@ struct ObservationTests {
             fixture.server.setBehavior("/p.jpg", .trickle(bytesPerInterval: data.count / 4 + 1, interval: .milliseconds(40)))
             let url = fixture.server.url(for: "/p.jpg")
             let pipeline = try fixture.makePipeline()
-            let seen = Mutex<[Int: [DownloadProgress]]>([:])
+            let seen = Locked<[Int: [DownloadProgress]]>([:])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for caller in 0..<3 {
                     group.addTask {

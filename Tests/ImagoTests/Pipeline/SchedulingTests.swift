@@ -37,7 +37,7 @@ struct SchedulingTests {
             let pipeline = ImagePipeline(configuration: configuration)
             fixture.server.setBehavior("/blocker.jpg", .delay(.milliseconds(300)))
             let blocker = try fixture.serveJPEG("/blocker.jpg")
-            let order = Mutex<[String]>([])
+            let order = Locked<[String]>([])
 
             func start(_ name: String, _ priority: ImageRequest.Priority) throws -> ImageTask {
                 let url = try fixture.serveJPEG("/\(name).jpg", seed: name.count)
