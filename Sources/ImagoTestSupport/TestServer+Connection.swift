@@ -36,16 +36,10 @@ extension TestServer {
                     head = nil
                     let request = Self.record(received)
                     let (behavior, resource) = state.withLock { $0.begin(request) }
-                    let keepOpen: Bool
-                    do {
-                        keepOpen = try await respond(
-                            to: request, as: behavior, resource: resource,
-                            with: ResponseWriter(outbound: outbound, channel: channel))
-                    } catch {
-                        state.withLock { $0.end() }
-                        throw error
-                    }
-                    state.withLock { $0.end() }
+                    defer { state.withLock { $0.end() } }
+                    let keepOpen = try await respond(
+                        to: request, as: behavior, resource: resource,
+                        with: ResponseWriter(outbound: outbound, channel: channel))
                     guard keepOpen, received.isKeepAlive else { return }
                 }
             }
@@ -56,7 +50,8 @@ extension TestServer {
     private static func record(_ head: HTTPRequestHead) -> RecordedRequest {
         var headers: [String: String] = [:]
         for (name, value) in head.headers {
-            headers[name.lowercased(), default: ""].append(headers[name.lowercased()] == nil ? value : ", " + value)
+            let name = name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         return RecordedRequest(
             method: head.method.rawValue, path: normalized(head.uri), target: head.uri, headers: headers)

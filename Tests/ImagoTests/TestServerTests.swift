@@ -52,12 +52,7 @@ import Testing
             var configuration = DataLoaderConfiguration()
             configuration.maximumConnections = 8
             try await client.withLoader(configuration) { loader in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for index in 0..<4 {
-                        group.addTask { _ = try await loader.load(server.url(for: "/\(index).png")) }
-                    }
-                    try await group.waitForAll()
-                }
+                try await loader.loadConcurrently((0..<4).map { server.url(for: "/\($0).png") })
             }
             #expect(server.maximumConcurrentRequests == 4)
             #expect(server.maximumConcurrentConnections == 4)
