@@ -4,7 +4,6 @@ import NIOHTTP1
 
 extension TestServer {
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
-    typealias Writer = NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
 
     /// Accepts connections until the listener closes, serving each in its own child task.
     func accept(from listener: NIOAsyncChannel<Connection, Never>) async {
@@ -37,14 +36,10 @@ extension TestServer {
                     head = nil
                     let request = Self.record(received)
                     let (behavior, resource) = state.withLock { $0.begin(request) }
-                    let keepOpen: Bool
-                    do {
-                        keepOpen = try await respond(to: request, as: behavior, resource: resource, with: outbound)
-                    } catch {
-                        state.withLock { $0.end() }
-                        throw error
-                    }
-                    state.withLock { $0.end() }
+                    defer { state.withLock { $0.end() } }
+                    let keepOpen = try await respond(
+                        to: request, as: behavior, resource: resource,
+                        with: ResponseWriter(outbound: outbound, channel: channel))
                     guard keepOpen, received.isKeepAlive else { return }
                 }
             }
@@ -55,7 +50,8 @@ extension TestServer {
     private static func record(_ head: HTTPRequestHead) -> RecordedRequest {
         var headers: [String: String] = [:]
         for (name, value) in head.headers {
-            headers[name.lowercased(), default: ""].append(headers[name.lowercased()] == nil ? value : ", " + value)
+            let name = name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         return RecordedRequest(
             method: head.method.rawValue, path: normalized(head.uri), target: head.uri, headers: headers)
@@ -63,7 +59,7 @@ extension TestServer {
 
     /// Writes the answer `behavior` calls for. Returns false when the connection must close.
     private func respond(
-        to request: RecordedRequest, as behavior: Behavior, resource: Resource?, with writer: Writer
+        to request: RecordedRequest, as behavior: Behavior, resource: Resource?, with writer: ResponseWriter
     ) async throws -> Bool {
         let isHead = request.method == "HEAD"
         switch behavior {
@@ -74,53 +70,53 @@ extension TestServer {
                 return true
             }
             if resource.isNotModified(for: request) {
-                try await write(304, headers: validators(of: resource), body: nil, with: writer)
+                try await writer.response(304, headers: validators(of: resource), body: nil)
                 return true
             }
             var headers = headers(of: resource)
             if case .headers(let extra) = behavior { headers.merge(extra) { $1 } }
-            try await write(200, headers: headers, body: isHead ? nil : resource.data, length: resource.data.count, with: writer)
+            try await writer.response(200, headers: headers, body: isHead ? nil : resource.data, length: resource.data.count)
             return true
 
         case .status(let status, let body, let extra):
-            try await write(status, headers: extra, body: isHead ? nil : body, length: body.count, with: writer)
+            try await writer.response(status, headers: extra, body: isHead ? nil : body, length: body.count)
             return true
 
         case .html:
             let page = Data("<!doctype html><html><body><h1>Oops</h1><p>This is not an image.</p></body></html>".utf8)
-            try await write(200, headers: ["Content-Type": "text/html; charset=utf-8"], body: page, length: page.count, with: writer)
+            try await writer.response(200, headers: ["Content-Type": "text/html; charset=utf-8"], body: page, length: page.count)
             return true
 
         case .truncated(let sendBytes):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writeHead(200, headers: headers(of: resource), length: resource.data.count, with: writer)
-            try await writer.write(.body(.byteBuffer(ByteBuffer(bytes: resource.data.prefix(sendBytes)))))
+            try await writer.head(200, headers: headers(of: resource), length: resource.data.count)
+            try await writer.body(resource.data.prefix(sendBytes))
             return false
 
         case .wrongContentLength(let declared):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writeHead(200, headers: headers(of: resource), length: declared, with: writer)
-            try await writer.write(.body(.byteBuffer(ByteBuffer(bytes: resource.data))))
+            try await writer.head(200, headers: headers(of: resource), length: declared)
+            try await writer.body(resource.data)
             return false
 
         case .chunked(let chunkSize):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writeHead(200, headers: headers(of: resource), length: nil, with: writer)
-            try await writeBody(resource.data, inPiecesOf: chunkSize, pausing: nil, with: writer)
+            try await writer.head(200, headers: headers(of: resource), length: nil)
+            try await writer.pieces(of: resource.data, size: chunkSize, pause: nil)
             return true
 
         case .endless(let chunkSize):
-            try await writeHead(200, headers: ["Content-Type": "application/octet-stream"], length: nil, with: writer)
+            try await writer.head(200, headers: ["Content-Type": "application/octet-stream"], length: nil)
             let chunk = ByteBuffer(repeating: 0x55, count: max(1, chunkSize))
             while !Task.isCancelled {
-                try await writer.write(.body(.byteBuffer(chunk)))
+                try await writer.body(chunk)
             }
             return false
 
         case .trickle(let bytesPerInterval, let interval):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writeHead(200, headers: headers(of: resource), length: resource.data.count, with: writer)
-            try await writeBody(resource.data, inPiecesOf: bytesPerInterval, pausing: interval, with: writer)
+            try await writer.head(200, headers: headers(of: resource), length: resource.data.count)
+            try await writer.pieces(of: resource.data, size: bytesPerInterval, pause: interval)
             return true
 
         case .dropConnection:
@@ -145,48 +141,13 @@ extension TestServer {
         return headers
     }
 
-    private func notFound(_ request: RecordedRequest, with writer: Writer) async throws -> Bool {
+    private func notFound(_ request: RecordedRequest, with writer: ResponseWriter) async throws -> Bool {
         try await writeNotFound(request, with: writer)
         return true
     }
 
-    private func writeNotFound(_ request: RecordedRequest, with writer: Writer) async throws {
+    private func writeNotFound(_ request: RecordedRequest, with writer: ResponseWriter) async throws {
         let body = Data("Nothing is registered at \(request.path).\n".utf8)
-        try await write(404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: body, length: body.count, with: writer)
-    }
-
-    /// Writes a whole response. `length` is declared as `Content-Length` (also for HEAD, where
-    /// `body` is nil).
-    private func write(
-        _ status: Int, headers: [String: String], body: Data?, length: Int? = 0, with writer: Writer
-    ) async throws {
-        try await writeHead(status, headers: headers, length: length, with: writer)
-        if let body, !body.isEmpty {
-            try await writer.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-        }
-        try await writer.write(.end(nil))
-    }
-
-    /// Writes `data` as separate body parts of `size` bytes, waiting `pause` between them, then
-    /// ends the response.
-    private func writeBody(_ data: Data, inPiecesOf size: Int, pausing pause: Duration?, with writer: Writer) async throws {
-        var offset = data.startIndex
-        while offset < data.endIndex {
-            let end = min(offset + max(1, size), data.endIndex)
-            try await writer.write(.body(.byteBuffer(ByteBuffer(bytes: data[offset..<end]))))
-            offset = end
-            if let pause, offset < data.endIndex { try await Task.sleep(for: pause) }
-        }
-        try await writer.write(.end(nil))
-    }
-
-    /// Writes the status line and headers; a nil `length` makes the body chunked.
-    private func writeHead(_ status: Int, headers: [String: String], length: Int?, with writer: Writer) async throws {
-        var fields = HTTPHeaders(headers.map { ($0.key, $0.value) })
-        if let length, status != 304, status != 204 {
-            fields.replaceOrAdd(name: "Content-Length", value: String(length))
-        }
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)
-        try await writer.write(.head(head))
+        try await writer.response(404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: body, length: body.count)
     }
 }

@@ -62,9 +62,10 @@ public final class TestServer: Sendable {
         await acceptor?.value
     }
 
-    /// The absolute URL of `path` on this server (`"a.png"` and `"/a.png"` are the same).
+    /// The absolute URL of `path` (with any query string) on this server; `"a.png"` and
+    /// `"/a.png"` are the same.
     public func url(for path: String) -> URL {
-        URL(string: Self.normalized(path), relativeTo: baseURL)!.absoluteURL
+        URL(string: path.hasPrefix("/") ? path : "/" + path, relativeTo: baseURL)!.absoluteURL
     }
 
     // MARK: Resources and behaviors

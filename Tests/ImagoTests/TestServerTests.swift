@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imago
 import ImagoTestSupport
 import Testing
@@ -49,12 +52,7 @@ import Testing
             var configuration = DataLoaderConfiguration()
             configuration.maximumConnections = 8
             try await client.withLoader(configuration) { loader in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for index in 0..<4 {
-                        group.addTask { _ = try await loader.load(server.url(for: "/\(index).png")) }
-                    }
-                    try await group.waitForAll()
-                }
+                try await loader.loadConcurrently((0..<4).map { server.url(for: "/\($0).png") })
             }
             #expect(server.maximumConcurrentRequests == 4)
             #expect(server.maximumConcurrentConnections == 4)
@@ -89,25 +87,27 @@ import Testing
         }
     }
 
+    #if canImport(Glibc)
     @Test func shutdownEndsEndlessBodiesAndOpenConnections() async throws {
         let server = try await TestServer.start()
         server.setBehavior("/endless", .endless(chunkSize: 1_024))
         server.set("/slow.png", data: sampleBytes(1_000))
         server.setBehavior("/slow.png", .trickle(bytesPerInterval: 1, interval: .seconds(30)))
-        var configuration = DataLoaderConfiguration()
-        configuration.maximumBodySize = .max
-        try await client.withLoader(configuration) { loader in
-            let endless = Task { await loader.error(loading: server.url(for: "/endless")) }
-            let slow = Task { await loader.error(loading: server.url(for: "/slow.png")) }
-            #expect(await eventually { server.totalRequestCount == 2 })
-            let started = ContinuousClock.now
-            try await server.shutdown()
-            #expect(server.currentConnections == 0)
-            #expect(await endless.value?.code == "connection_failed")
-            #expect(await slow.value?.code == "body_length_mismatch")
-            #expect(ContinuousClock.now - started < .seconds(10))
-        }
+        // Clients that read a little and then stop, so the endless body fills every buffer.
+        let endless = try RawClient(port: server.port, path: "/endless")
+        let slow = try RawClient(port: server.port, path: "/slow.png")
+        #expect(await endless.read(atLeast: 10_000) >= 10_000)
+        #expect(await slow.read(atLeast: 1) >= 1)
+        #expect(server.currentConnections == 2)
+
+        let started = ContinuousClock.now
+        try await server.shutdown()
+        #expect(server.currentConnections == 0)
+        #expect(await endless.readToEnd())
+        #expect(await slow.readToEnd())
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
+    #endif
 
     @Test func refusesConnectionsAfterShutdown() async throws {
         let server = try await TestServer.start()
@@ -118,3 +118,71 @@ import Testing
         #expect(server.totalRequestCount == 0)
     }
 }
+
+#if canImport(Glibc)
+/// An HTTP/1.1 client on a plain socket that sends one GET and reads only when told, so a test
+/// can leave a response unread. Its blocking reads run on a thread of their own, never on the
+/// cooperative pool that the server's tasks need.
+private final class RawClient: Sendable {
+    private let socket: Int32
+
+    init(port: Int, path: String) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(socket, request, request.count, 0) == request.count else { throw POSIXError(.EIO) }
+    }
+
+    deinit { close(socket) }
+
+    /// Reads until `count` bytes have arrived (or the peer closed, or 5 s passed); returns how
+    /// many did.
+    /// Reads until `count` bytes have arrived (or the peer closed, or 5 s passed); returns how
+    /// many did.
+    func read(atLeast count: Int) async -> Int {
+        await onOwnThread { self.blockingRead(atLeast: count) }
+    }
+
+    /// Reads until the peer closes the connection; false when 5 s pass without that.
+    func readToEnd() async -> Bool {
+        await onOwnThread { self.blockingReadToEnd() }
+    }
+
+    private func blockingRead(atLeast count: Int) -> Int {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while total < count {
+            let received = recv(socket, &buffer, buffer.count, 0)
+            guard received > 0 else { break }
+            total += received
+        }
+        return total
+    }
+
+    private func blockingReadToEnd() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let received = recv(socket, &buffer, buffer.count, 0)
+            if received == 0 { return true }
+            if received < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    private func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}
+#endif

@@ -37,6 +37,13 @@ final class DownloadWatchdog: Sendable {
         return nil
     }
 
+    /// The error for a timeout the transport reported itself (URLSession has its own timers):
+    /// the limit that has run out, or else the stall limit, which is the one a transport's idle
+    /// timer measures, just from a slightly earlier last byte.
+    func transportTimedOut() -> ImagePipeline.Error {
+        expiredLimit() ?? .timedOut(url, .stall, after: stallTimeout)
+    }
+
     /// Runs `download` until it finishes, a limit runs out or the calling task is cancelled.
     /// Errors other than ``ImagePipeline/Error`` are reported as a failed connection.
     func run(

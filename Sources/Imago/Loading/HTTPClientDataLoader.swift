@@ -56,7 +56,9 @@ public final class HTTPClientDataLoader: DataLoading {
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
         try DownloadValidator.checkScheme(of: request.url)
-        guard !isShutDown.load(ordering: .relaxed) else { throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason) }
+        guard !isShutDown.load(ordering: .relaxed) else {
+            throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
+        }
         var httpRequest = HTTPClientRequest(url: request.url.absoluteString)
         httpRequest.method = .GET
         for (name, value) in DownloadValidator.headers(for: request, configuration: configuration) {

@@ -15,8 +15,17 @@ extension URLSessionDataLoader {
             var validator: DownloadValidator
             var continuation: CheckedContinuation<DataResponse, any Error>?
             /// Why the transfer cancelled its task, reported instead of the cancellation.
-            var failure: ImagePipeline.Error?
+            private(set) var failure: ImagePipeline.Error?
             var redirects = 0
+
+            init(validator: DownloadValidator) {
+                self.validator = validator
+            }
+
+            /// Records why the task must stop; the first reason is the one reported.
+            mutating func fail(_ error: ImagePipeline.Error) {
+                if failure == nil { failure = error }
+            }
         }
 
         private let state: Mutex<State>
@@ -37,8 +46,9 @@ extension URLSessionDataLoader {
         func receive(_ response: URLResponse) -> Bool {
             watchdog.noteActivity()
             return state.withLock { state in
+                guard state.failure == nil else { return false }
                 guard let response = response as? HTTPURLResponse else {
-                    state.failure = .unsupportedScheme(state.validator.url)
+                    state.fail(.unsupportedScheme(state.validator.url))
                     return false
                 }
                 let headers = response.allHeaderFields.compactMap { name, value in
@@ -48,7 +58,7 @@ extension URLSessionDataLoader {
                     try state.validator.receive(statusCode: response.statusCode, headers: headers)
                     return true
                 } catch {
-                    state.failure = error
+                    state.fail(error)
                     return false
                 }
             }
@@ -58,11 +68,12 @@ extension URLSessionDataLoader {
         func receive(_ data: Data) -> Bool {
             watchdog.noteActivity()
             let progress: DownloadProgress? = state.withLock { state in
+                guard state.failure == nil else { return nil }
                 do throws(ImagePipeline.Error) {
                     try state.validator.receive(data)
                     return state.validator.progress
                 } catch {
-                    state.failure = error
+                    state.fail(error)
                     return nil
                 }
             }
@@ -76,8 +87,8 @@ extension URLSessionDataLoader {
             state.withLock { state in
                 state.redirects += 1
                 guard state.redirects <= Self.maximumRedirects else {
-                    state.failure = .connectionFailed(
-                        state.validator.url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle")
+                    state.fail(.connectionFailed(
+                        state.validator.url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle"))
                     return false
                 }
                 return true
@@ -103,7 +114,7 @@ extension URLSessionDataLoader {
             case .cancelled?:
                 return .failure(CancellationError())
             case .timedOut?:
-                return .failure(watchdog.expiredLimit() ?? state.validator.interrupted(reason: "the request timed out"))
+                return .failure(watchdog.transportTimedOut())
             case .httpTooManyRedirects?:
                 return .failure(ImagePipeline.Error.connectionFailed(url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle"))
             case let code?:

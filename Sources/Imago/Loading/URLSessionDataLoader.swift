@@ -8,9 +8,10 @@ import FoundationNetworking
 ///
 /// The loader streams every body through its own session's delegate (Linux has no
 /// `bytes(from:)`), so the limits apply while bytes arrive. The session is ephemeral and has no
-/// `URLCache`: Imago keeps its own caches, and on Linux touching the shared cache creates folders
-/// under `~/.cache`. URLSession has no connect timeout of its own: a connection that does not open
-/// counts against the stall timeout. Redirects are followed up to 5 times, as with
+/// `URLCache`, since Imago keeps its own caches. (On Linux, FoundationNetworking still creates an
+/// empty `~/.cache/org.swift.foundation.URLCache/<process>` folder when any session configuration
+/// is made; no configuration avoids that.) URLSession has no connect timeout of its own: a
+/// connection that does not open counts against the stall timeout. Redirects are followed up to 5 times, as with
 /// ``HTTPClientDataLoader``. Call ``shutdown()`` when done; a released loader invalidates its
 /// session.
 public final class URLSessionDataLoader: DataLoading {

@@ -64,6 +64,16 @@ extension DataLoading {
         try await loadData(for: DataRequest(url: url, headers: headers)) { _ in }
     }
 
+    /// Loads `urls` all at once and waits for every one of them.
+    func loadConcurrently(_ urls: [URL]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for url in urls {
+                group.addTask { _ = try await load(url) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     /// The error that loading `url` ends with, or nil when it succeeds.
     func error(
         loading url: URL, headers: [String: String] = [:],
