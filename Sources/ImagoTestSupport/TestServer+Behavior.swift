@@ -27,6 +27,10 @@ extension TestServer {
         /// Declares the full `Content-Length` and sends `bytesPerInterval` bytes, then waits
         /// `interval`, and so on (for stall timeouts).
         case trickle(bytesPerInterval: Int, interval: Duration)
+        /// Leaves the request unanswered until ``TestServer/release(_:)`` is called for its path
+        /// (or the server shuts down), then serves it normally: for tests that must act while a
+        /// download is certainly under way, however slowly the machine runs.
+        case held
         /// Closes the connection without answering.
         case dropConnection
         /// Answers 200 with an HTML error page typed `text/html`, as captive portals and

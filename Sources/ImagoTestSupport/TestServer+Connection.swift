@@ -63,8 +63,9 @@ extension TestServer {
     ) async throws -> Bool {
         let isHead = request.method == "HEAD"
         switch behavior {
-        case .normal, .headers, .delay:
+        case .normal, .headers, .delay, .held:
             if case .delay(let delay) = behavior { try await Task.sleep(for: delay) }
+            if case .held = behavior { await waitForRelease(of: request.path) }
             guard let resource else {
                 try await writeNotFound(request, with: writer)
                 return true

@@ -18,6 +18,10 @@ extension TestServer {
         /// Open connections, so that shutdown can close them (and end endless bodies).
         var channels: [ObjectIdentifier: any Channel] = [:]
         var isShutDown = false
+        /// Requests of ``Behavior/held`` paths, waiting for ``TestServer/release(_:)``.
+        var heldRequests: [String: [CheckedContinuation<Void, Never>]] = [:]
+        /// Paths released since their ``Behavior/held`` was set: their requests pass at once.
+        var releasedPaths: Set<String> = []
 
         /// Registers a new connection; false once the server is shutting down.
         mutating func open(_ channel: any Channel) -> Bool {

@@ -49,10 +49,12 @@ public final class TestServer: Sendable {
 
     /// Stops listening, closes every open connection and waits until all of them have ended.
     public func shutdown() async throws {
-        let channels = state.withLock { state in
+        let (channels, held) = state.withLock { state in
             state.isShutDown = true
-            return Array(state.channels.values)
+            defer { state.heldRequests = [:] }
+            return (Array(state.channels.values), state.heldRequests.values.flatMap { $0 })
         }
+        for request in held { request.resume() }
         try? await listener.close()
         for channel in channels {
             try? await channel.close()
@@ -87,12 +89,36 @@ public final class TestServer: Sendable {
     }
 
     /// Makes requests for `path` misbehave as `behavior` says; `.normal` restores the default.
-    /// Setting a behavior restarts its ``Behavior/sequence(_:)``.
+    /// Setting a behavior restarts its ``Behavior/sequence(_:)`` and holds ``Behavior/held`` paths
+    /// anew.
     public func setBehavior(_ path: String, _ behavior: Behavior) {
         let path = Self.normalized(path)
         state.withLock { state in
             state.behaviors[path] = behavior
             state.sequencePositions[path] = nil
+            state.releasedPaths.remove(path)
+        }
+    }
+
+    /// Answers the requests waiting on `path`'s ``Behavior/held``, and lets later ones pass.
+    public func release(_ path: String) {
+        let path = Self.normalized(path)
+        let waiting = state.withLock { state in
+            state.releasedPaths.insert(path)
+            return state.heldRequests.removeValue(forKey: path) ?? []
+        }
+        for request in waiting { request.resume() }
+    }
+
+    /// Suspends a request of a ``Behavior/held`` path until ``release(_:)`` or shutdown.
+    func waitForRelease(of path: String) async {
+        await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
+            let passes = state.withLock { state in
+                if state.isShutDown || state.releasedPaths.contains(path) { return true }
+                state.heldRequests[path, default: []].append(request)
+                return false
+            }
+            if passes { request.resume() }
         }
     }
 
@@ -116,6 +142,9 @@ public final class TestServer: Sendable {
 
     /// The most connections that were open at once.
     public var maximumConcurrentConnections: Int { state.withLock { $0.peakConnections } }
+
+    /// Requests being answered right now (received, response not yet finished).
+    public var currentRequests: Int { state.withLock { $0.requestsInFlight } }
 
     /// The most requests that were being answered at once.
     public var maximumConcurrentRequests: Int { state.withLock { $0.peakRequests } }

@@ -66,7 +66,7 @@ import Testing
             server.setBehavior("/a.png", .sequence([.status(503, headers: ["Retry-After": "1"]), .dropConnection]))
             let url = server.url(for: "/a.png")
             try await client.withLoader { loader in
-                #expect(await loader.error(loading: url) == .httpStatus(url, statusCode: 503))
+                #expect(await loader.error(loading: url) == .httpStatus(url, statusCode: 503, retryAfter: .seconds(1)))
                 #expect(await loader.error(loading: url)?.code == "connection_failed")
                 let third = try await loader.load(url)
                 let fourth = try await loader.load(url)

@@ -75,6 +75,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Number of keys with work under way.
     var count: Int { state.withLock { $0.entries.count } }
 
+    /// Callers waiting for the work for `key`.
+    func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.machine.currentWaiters.count ?? 0 } }
+
     /// Waits for the work for `key`, starting it with `work` when none runs.
     ///
     /// - Parameters:

@@ -63,13 +63,25 @@ struct DownloadValidator: Sendable {
         self.statusCode = statusCode
         self.headers = headers
         guard (200...299).contains(statusCode) || (statusCode == 304 && isConditional) else {
-            throw .httpStatus(url, statusCode: statusCode)
+            throw .httpStatus(url, statusCode: statusCode, retryAfter: headers["retry-after"].flatMap { Self.retryAfter($0) })
         }
         let encoding = headers["content-encoding"]?.lowercased() ?? "identity"
         if encoding == "identity", let declared = headers["content-length"].flatMap({ Int($0) }), declared >= 0 {
             expectedLength = declared
             guard declared <= maximumBodySize else { throw .bodyTooLarge(url, limit: maximumBodySize) }
         }
+    }
+
+    /// A `Retry-After` value as a wait: delta-seconds (`120`) or an HTTP date, counted from `now`.
+    static func retryAfter(_ value: String, now: Date = Date()) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
     }
 
     /// Takes the next piece of the body, refusing it when the body would pass the limit.

@@ -87,18 +87,3 @@ extension DataLoading {
         }
     }
 }
-
-/// `count` bytes that are not all alike, so a misplaced byte would show.
-func sampleBytes(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
-}
-
-/// Waits until `condition` holds, checking every few milliseconds for up to `limit`.
-func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}

@@ -1,5 +1,5 @@
 import Foundation
-import Imago
+@testable import Imago
 import ImagoTestSupport
 import Testing
 
@@ -77,5 +77,23 @@ struct RetryPolicyTests {
         #expect(policy.delay(after: polite, attempt: 1, using: &generator) == .seconds(3))
         let greedy = ImagePipeline.Error.httpStatus(Self.url, statusCode: 503, retryAfter: .seconds(120))
         #expect(policy.delay(after: greedy, attempt: 1, using: &generator) == nil)
+    }
+}
+
+@Suite("Retry-After parsing")
+struct RetryAfterParsingTests {
+    @Test(
+        "Delta-seconds and HTTP dates become waits; nonsense is ignored",
+        arguments: [
+            ("120", Duration?.some(.seconds(120))),
+            (" 0 ", .some(.zero)),
+            ("Wed, 21 Oct 2015 07:28:30 GMT", .some(.seconds(30))),
+            ("Wed, 21 Oct 2015 07:27:00 GMT", .some(.zero)),
+            ("-5", nil),
+            ("soon", nil),
+        ])
+    func parse(value: String, expected: Duration?) {
+        let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
+        #expect(DownloadValidator.retryAfter(value, now: now) == expected)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Imago
+@testable import Imago
 import ImagoTestSupport
 import Testing
 
@@ -47,12 +47,15 @@ struct ImagePipelineTests {
     @Test("Different thumbnails of one URL share one download")
     func thumbnailsShareDownload() async throws {
         try await PipelineFixture.with { fixture in
-            fixture.server.setBehavior("/photo.jpg", .delay(.milliseconds(200)))
+            fixture.server.setBehavior("/photo.jpg", .held)
             let url = try fixture.serveJPEG(width: 400, height: 300)
             let pipeline = try fixture.makePipeline()
             async let small = pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 40))
             async let large = pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 200))
             async let full = pipeline.image(for: ImageRequest(url: url))
+            let download = ImagePipeline.WorkKey(ImageRequest(url: url).originalKey, .useCache)
+            #expect(await eventually { pipeline.dataWork.waiterCount(for: download) == 3 })
+            fixture.server.release("/photo.jpg")
             let sizes = try await [small, large, full].map(\.container.pixelSize)
             #expect(sizes == [PixelSize(width: 40, height: 30), PixelSize(width: 200, height: 150), PixelSize(width: 400, height: 300)])
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 1)
@@ -64,14 +67,17 @@ struct ImagePipelineTests {
     @Test("A caller that cancels leaves alone: the others still get the image")
     func perCallerCancellation() async throws {
         try await PipelineFixture.with { fixture in
-            fixture.server.setBehavior("/photo.jpg", .delay(.milliseconds(500)))
+            fixture.server.setBehavior("/photo.jpg", .held)
             let url = try fixture.serveJPEG()
             let pipeline = try fixture.makePipeline()
             let leaving = Task { try await pipeline.image(for: ImageRequest(url: url)) }
             let staying = Task { try await pipeline.image(for: ImageRequest(url: url)) }
+            let work = ImagePipeline.WorkKey(ImageRequest(url: url).processedKey, .useCache)
+            #expect(await eventually { pipeline.imageWork.waiterCount(for: work) == 2 })
             #expect(await eventually { fixture.server.requestCount(for: "/photo.jpg") == 1 })
             leaving.cancel()
             await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await leaving.value }
+            fixture.server.release("/photo.jpg")
             let response = try await staying.value
             #expect(response.source == .network)
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 1)
@@ -85,12 +91,12 @@ struct ImagePipelineTests {
             let url = fixture.server.url(for: "/endless.jpg")
             let pipeline = try fixture.makePipeline()
             let callers = (0..<3).map { _ in Task { try await pipeline.image(for: ImageRequest(url: url)) } }
-            #expect(await eventually { fixture.server.currentConnections == 1 })
+            #expect(await eventually { fixture.server.currentRequests == 1 })
             for caller in callers {
                 caller.cancel()
                 await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await caller.value }
             }
-            #expect(await eventually { fixture.server.currentConnections == 0 })
+            #expect(await eventually { fixture.server.currentRequests == 0 })
             await pipeline.waitForDiskWrites()
             #expect(try fixture.diskEntryCount() == 0)
             #expect(fixture.server.requestCount(for: "/endless.jpg") == 1)
@@ -100,13 +106,14 @@ struct ImagePipelineTests {
     @Test("A request after the shared work was cancelled starts a new download")
     func restartAfterCancellation() async throws {
         try await PipelineFixture.with { fixture in
-            fixture.server.setBehavior("/photo.jpg", .delay(.milliseconds(300)))
+            fixture.server.setBehavior("/photo.jpg", .held)
             let url = try fixture.serveJPEG()
             let pipeline = try fixture.makePipeline()
             let cancelled = Task { try await pipeline.image(for: ImageRequest(url: url)) }
             #expect(await eventually { fixture.server.requestCount(for: "/photo.jpg") == 1 })
             cancelled.cancel()
-            _ = try? await cancelled.value
+            await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await cancelled.value }
+            fixture.server.release("/photo.jpg")
             let response = try await pipeline.image(for: ImageRequest(url: url))
             #expect(response.source == .network)
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 2)

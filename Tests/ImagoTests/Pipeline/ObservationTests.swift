@@ -74,11 +74,11 @@ struct ObservationTests {
                 return ImageRequest(url: fixture.server.url(for: "/e\(index).jpg"))
             }
             prefetcher.startPrefetching(with: endless)
-            #expect(await eventually { fixture.server.currentConnections >= 1 && prefetcher.pendingCount == 3 })
+            #expect(await eventually { fixture.server.currentRequests == 3 && prefetcher.pendingCount == 3 })
             prefetcher.stopPrefetching()
             await prefetcher.waitUntilFinished()
             #expect(prefetcher.pendingCount == 0)
-            #expect(await eventually { fixture.server.currentConnections == 0 })
+            #expect(await eventually { fixture.server.currentRequests == 0 })
             #expect(pipeline.statistics().activeDownloads == 0)
         }
     }
