@@ -66,7 +66,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoTestSupport"],
+            dependencies: [
+                "Imago", "ImagoTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             // Decoder fixtures and their reference decodings, read through Bundle.module.
             resources: [.copy("Fixtures")],
             swiftSettings: strict

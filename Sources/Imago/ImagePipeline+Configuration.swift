@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 
 extension ImagePipeline {
     /// Everything a pipeline is made of. Each field has a default suited to an app that shows
@@ -54,6 +55,10 @@ extension ImagePipeline {
         public var logger: Logger
         /// The prefix of the swift-metrics labels. Default: `imago`.
         public var metricsLabel: String
+        /// Makes the swift-metrics instruments. Default: `nil`, the process-wide
+        /// `MetricsSystem.factory` (a no-op until the application bootstraps one); Imago never
+        /// bootstraps the metrics system.
+        public var metricsFactory: (any MetricsFactory)?
 
         /// A configuration with every default but what is given.
         public init(
@@ -73,7 +78,8 @@ extension ImagePipeline {
             pinnedPriority: ImageRequest.Priority? = .veryHigh,
             clock: any Clock<Duration> = ContinuousClock(),
             logger: Logger = Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() }),
-            metricsLabel: String = "imago"
+            metricsLabel: String = "imago",
+            metricsFactory: (any MetricsFactory)? = nil
         ) {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
@@ -94,6 +100,7 @@ extension ImagePipeline {
             self.clock = clock
             self.logger = logger
             self.metricsLabel = metricsLabel
+            self.metricsFactory = metricsFactory
         }
 
         /// The platform's default loader: `HTTPClientDataLoader` on Linux, `URLSessionDataLoader`

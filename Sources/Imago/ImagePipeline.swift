@@ -34,7 +34,7 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
-        self.metrics = PipelineMetrics(label: configuration.metricsLabel)
+        self.metrics = PipelineMetrics(label: configuration.metricsLabel, factory: configuration.metricsFactory)
     }
 
     deinit { broadcaster.finish() }

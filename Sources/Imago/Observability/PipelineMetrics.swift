@@ -16,20 +16,28 @@ struct PipelineMetrics: Sendable {
     let downloadDuration: Timer
     let decodeDuration: Timer
     private let label: String
+    private let factory: any MetricsFactory
 
-    init(label: String = "imago") {
+    /// Instruments named `<label>_…`, made by `factory` (the process-wide `MetricsSystem.factory`
+    /// when `nil`).
+    init(label: String = "imago", factory: (any MetricsFactory)? = nil) {
+        let factory = factory ?? MetricsSystem.factory
         self.label = label
-        memoryHits = Counter(label: "\(label)_cache_lookups_total", dimensions: [("layer", "memory"), ("result", "hit")])
-        memoryMisses = Counter(label: "\(label)_cache_lookups_total", dimensions: [("layer", "memory"), ("result", "miss")])
-        diskHits = Counter(label: "\(label)_cache_lookups_total", dimensions: [("layer", "disk"), ("result", "hit")])
-        diskMisses = Counter(label: "\(label)_cache_lookups_total", dimensions: [("layer", "disk"), ("result", "miss")])
-        downloadedBytes = Counter(label: "\(label)_downloaded_bytes_total")
-        downloadDuration = Timer(label: "\(label)_download_duration_seconds")
-        decodeDuration = Timer(label: "\(label)_decode_duration_seconds")
+        self.factory = factory
+        func lookups(_ layer: String, _ result: String) -> Counter {
+            Counter(label: "\(label)_cache_lookups_total", dimensions: [("layer", layer), ("result", result)], factory: factory)
+        }
+        memoryHits = lookups("memory", "hit")
+        memoryMisses = lookups("memory", "miss")
+        diskHits = lookups("disk", "hit")
+        diskMisses = lookups("disk", "miss")
+        downloadedBytes = Counter(label: "\(label)_downloaded_bytes_total", factory: factory)
+        downloadDuration = Timer(label: "\(label)_download_duration_seconds", factory: factory)
+        decodeDuration = Timer(label: "\(label)_decode_duration_seconds", factory: factory)
     }
 
     /// Counts one failure under its error code.
     func recordError(_ error: ImagePipeline.Error) {
-        Counter(label: "\(label)_errors_total", dimensions: [("code", error.code)]).increment()
+        Counter(label: "\(label)_errors_total", dimensions: [("code", error.code)], factory: factory).increment()
     }
 }

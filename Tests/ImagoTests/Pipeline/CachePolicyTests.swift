@@ -132,3 +132,30 @@ struct CachePolicyTests {
         #expect(layer.file(forKey: "not a url") == nil)
     }
 }
+
+@Suite("Processed variants on disk")
+struct ProcessedVariantTests {
+    @Test("With storesProcessedImagesOnDisk, a thumbnail is served from disk without the original")
+    func thumbnailFromDisk() async throws {
+        try await PipelineFixture.with { fixture in
+            let url = try fixture.serveJPEG(width: 300, height: 200)
+            var configuration = try fixture.configuration()
+            configuration.storesProcessedImagesOnDisk = true
+            let request = ImageRequest(url: url, thumbnailPixelSize: 60)
+            let first = ImagePipeline(configuration: configuration)
+            #expect(try await first.image(for: request).container.pixelSize == PixelSize(width: 60, height: 40))
+            await first.waitForDiskWrites()
+            let disk = try DiskCache(directory: fixture.directory)
+            #expect(disk.statistics().entryCount == 2)
+            disk.remove(forKey: request.originalKey)  // only the processed variant can answer now
+
+            var second = configuration
+            second.memoryCache = MemoryCache()
+            second.diskCache = disk
+            let response = try await ImagePipeline(configuration: second).image(for: request)
+            #expect(response.source == .disk)
+            #expect(response.container.pixelSize == PixelSize(width: 60, height: 40))
+            #expect(fixture.server.requestCount(for: "/photo.jpg") == 1)
+        }
+    }
+}
