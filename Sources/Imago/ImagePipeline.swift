@@ -162,8 +162,10 @@ public final class ImagePipeline: Sendable {
     }
 
     private func validate(_ request: ImageRequest) throws(Error) {
-        let scheme = request.url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(request.url) }
+        guard let scheme = request.url.scheme else { throw .unsupportedScheme(request.url) }
+        // The common spellings first: this runs on the memory-hit path.
+        let isHTTP = scheme == "https" || scheme == "http" || ["http", "https"].contains(scheme.lowercased())
+        guard isHTTP else { throw .unsupportedScheme(request.url) }
     }
 }
 
