@@ -73,6 +73,23 @@ struct CachePolicyTests {
         }
     }
 
+    @Test("Offline first: an expired entry is served without asking the server")
+    func offlineFirstServesExpired() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/x.jpg", data: try Fixtures.jpeg(width: 16, height: 16), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=0"], etag: "\"x\"")
+            let url = fixture.server.url(for: "/x.jpg")
+            let first = try fixture.makePipeline()
+            _ = try await first.image(for: ImageRequest(url: url))
+            await first.waitForDiskWrites()
+            var configuration = try fixture.configuration()
+            configuration.servesExpiredEntries = true
+            #expect(try await ImagePipeline(configuration: configuration).image(for: ImageRequest(url: url)).source == .disk)
+            #expect(fixture.server.requestCount(for: "/x.jpg") == 1)
+        }
+    }
+
     @Test("An entry within its max-age is served without asking the server")
     func freshEntry() async throws {
         try await PipelineFixture.with { fixture in
