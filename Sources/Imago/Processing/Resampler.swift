@@ -44,106 +44,122 @@ enum Resampler {
         let vertical = Contributions(
             sourceCount: source.height, start: region.y, length: region.height, destinationCount: size.height)
 
-        var pixels = [UInt8](repeating: 0, count: size.width * size.height * Bitmap.bytesPerPixel)
+        // Rows of floats are laid out R, G, B, A per pixel. The loops below are plain `while`
+        // loops over raw pointers with scalar arithmetic, because in a debug build (where users
+        // first run `imago demo`) every `SIMD4` operation, iterator step or array subscript is a
+        // function call; optimised, the compiler vectorises these loops itself.
+        let rowLength = size.width * 4
         // Horizontally filtered rows, indexed by source row modulo the capacity: enough for the
         // widest vertical window, and the windows only move down.
         let ringCapacity = vertical.stride
-        var ring = [SIMD4<Float>](repeating: .zero, count: ringCapacity * size.width)
-        var sourceRow = [SIMD4<Float>](repeating: .zero, count: source.width)
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: size.width)
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringCapacity * rowLength)
+        defer { ring.deallocate() }
+        let sourceRow = UnsafeMutablePointer<Float>.allocate(capacity: source.width * 4)
+        defer { sourceRow.deallocate() }
+        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
+        defer { accumulator.deallocate() }
+        // Byte to float by lookup: the conversion itself is slow in a debug build.
+        let byteValues = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { byteValues.deallocate() }
+        for value in 0..<256 { byteValues[value] = Float(value) }
 
-        source.pixels.withUnsafeBufferPointer { input in
-            ring.withUnsafeMutableBufferPointer { ring in
-                sourceRow.withUnsafeMutableBufferPointer { sourceRow in
-                    accumulator.withUnsafeMutableBufferPointer { accumulator in
-                        pixels.withUnsafeMutableBufferPointer { output in
-                            var nextRow = 0  // the first source row not filtered yet
-                            for y in 0..<size.height {
-                                let first = vertical.first[y]
-                                let end = first + vertical.count[y]
-                                nextRow = max(nextRow, first)
-                                while nextRow < end {
-                                    loadPremultiplied(
-                                        row: nextRow, of: source, from: input, into: sourceRow)
-                                    let slot = ring.baseAddress! + (nextRow % ringCapacity) * size.width
-                                    horizontal.apply(
-                                        to: UnsafeBufferPointer(sourceRow),
-                                        into: UnsafeMutableBufferPointer(start: slot, count: size.width))
-                                    nextRow += 1
-                                }
-                                accumulator.update(repeating: .zero)
-                                vertical.weights.withUnsafeBufferPointer { weights in
-                                    for k in 0..<(end - first) {
-                                        let weight = weights[y * vertical.stride + k]
-                                        let slot = ((first + k) % ringCapacity) * size.width
-                                        for x in 0..<size.width {
-                                            accumulator[x] += ring[slot + x] * weight
-                                        }
-                                    }
-                                }
-                                store(
-                                    UnsafeBufferPointer(accumulator), alphaMode: source.alphaMode,
-                                    into: output, at: y * size.width * Bitmap.bytesPerPixel)
+        let premultiply = source.alphaMode == .straight
+        let pixels = [UInt8](unsafeUninitializedCapacity: size.height * rowLength) { output, initialized in
+            let output = output.baseAddress!
+            source.pixels.withUnsafeBufferPointer { input in
+                let input = input.baseAddress!
+                horizontal.withUnsafeTable { horizontal in
+                    vertical.withUnsafeTable { vertical in
+                        var nextRow = 0  // the first source row not filtered yet
+                        for y in 0..<size.height {
+                            let first = vertical.first[y]
+                            let count = vertical.count[y]
+                            if nextRow < first { nextRow = first }
+                            while nextRow < first + count {
+                                loadRow(
+                                    input + nextRow * source.bytesPerRow, count: source.width,
+                                    premultiply: premultiply, byteValues: byteValues, into: sourceRow)
+                                horizontal.filter(sourceRow, into: ring + (nextRow % ringCapacity) * rowLength)
+                                nextRow += 1
                             }
+                            vertical.combine(
+                                ring: ring, capacity: ringCapacity, rowLength: rowLength, at: y, into: accumulator)
+                            store(
+                                accumulator, count: size.width, alphaMode: source.alphaMode,
+                                into: output + y * rowLength)
                         }
                     }
                 }
             }
+            initialized = size.height * rowLength
         }
         return Bitmap(width: size.width, height: size.height, alphaMode: source.alphaMode, pixels: pixels)
     }
 
-    /// Source row `row` as premultiplied floats on the 0...255 scale.
-    private static func loadPremultiplied(
-        row: Int, of source: Bitmap, from input: UnsafeBufferPointer<UInt8>,
-        into destination: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// One source row (`count` RGBA8 pixels) as premultiplied floats on the 0...255 scale.
+    private static func loadRow(
+        _ input: UnsafePointer<UInt8>, count: Int, premultiply: Bool, byteValues: UnsafePointer<Float>,
+        into destination: UnsafeMutablePointer<Float>
     ) {
-        let start = row * source.bytesPerRow
-        let multiply = source.alphaMode == .straight
-        for x in 0..<source.width {
-            let index = start + x * Bitmap.bytesPerPixel
-            let pixel = SIMD4<Float>(
-                Float(input[index]), Float(input[index + 1]), Float(input[index + 2]), Float(input[index + 3]))
-            if multiply {
-                let alpha = pixel.w
-                var scaled = pixel * (alpha / 255)
-                scaled.w = alpha
-                destination[x] = scaled
-            } else {
-                destination[x] = pixel
+        var index = 0
+        let end = count * 4
+        if premultiply {
+            while index < end {
+                let alpha = byteValues[Int(input[index + 3])]
+                let scale = alpha / 255
+                destination[index] = byteValues[Int(input[index])] * scale
+                destination[index + 1] = byteValues[Int(input[index + 1])] * scale
+                destination[index + 2] = byteValues[Int(input[index + 2])] * scale
+                destination[index + 3] = alpha
+                index += 4
+            }
+        } else {
+            while index < end {
+                destination[index] = byteValues[Int(input[index])]
+                index += 1
             }
         }
     }
 
-    /// Writes one row of premultiplied floats as RGBA8 in `alphaMode`, rounded and clamped.
+    /// Writes `count` premultiplied float pixels as RGBA8 in `alphaMode`, rounded and clamped.
     private static func store(
-        _ row: UnsafeBufferPointer<SIMD4<Float>>, alphaMode: Bitmap.AlphaMode,
-        into output: UnsafeMutableBufferPointer<UInt8>, at start: Int
+        _ row: UnsafePointer<Float>, count: Int, alphaMode: Bitmap.AlphaMode, into output: UnsafeMutablePointer<UInt8>
     ) {
-        for x in 0..<row.count {
-            var pixel = row[x]
-            switch alphaMode {
-            case .opaque:
-                pixel.w = 255
-            case .premultiplied:
-                pixel.w = min(max(pixel.w, 0), 255)
-                pixel = pixel.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: pixel.w))
-            case .straight:
-                let alpha = min(pixel.w, 255)
+        let opaque = alphaMode == .opaque, straight = alphaMode == .straight
+        var index = 0
+        let end = count * 4
+        while index < end {
+            var red = row[index], green = row[index + 1], blue = row[index + 2], alpha = row[index + 3]
+            if opaque {
+                alpha = 255
+            } else if straight {
+                if alpha > 255 { alpha = 255 }
                 if alpha < 0.5 {
-                    pixel = .zero
+                    (red, green, blue, alpha) = (0, 0, 0, 0)
                 } else {
-                    pixel *= 255 / alpha
-                    pixel.w = alpha
+                    let scale = 255 / alpha
+                    red *= scale
+                    green *= scale
+                    blue *= scale
                 }
+            } else {
+                // Premultiplied: no colour may exceed its alpha.
+                alpha = alpha < 0 ? 0 : alpha > 255 ? 255 : alpha
+                red = red < 0 ? 0 : red > alpha ? alpha : red
+                green = green < 0 ? 0 : green > alpha ? alpha : green
+                blue = blue < 0 ? 0 : blue > alpha ? alpha : blue
             }
-            pixel = pixel.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)) + 0.5
-            let index = start + x * Bitmap.bytesPerPixel
-            output[index] = UInt8(pixel.x)
-            output[index + 1] = UInt8(pixel.y)
-            output[index + 2] = UInt8(pixel.z)
-            output[index + 3] = UInt8(pixel.w)
+            output[index] = byte(red)
+            output[index + 1] = byte(green)
+            output[index + 2] = byte(blue)
+            output[index + 3] = byte(alpha)
+            index += 4
         }
+    }
+
+    /// `value` clamped to 0...255 and rounded to the nearest byte.
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8((value < 0 ? 0 : value > 255 ? 255 : value) + 0.5)
     }
 }
 
@@ -198,20 +214,119 @@ extension Resampler {
             }
         }
 
-        /// Filters one row (or any run of pixels) along this axis.
-        func apply(
-            to source: UnsafeBufferPointer<SIMD4<Float>>, into destination: UnsafeMutableBufferPointer<SIMD4<Float>>
-        ) {
-            weights.withUnsafeBufferPointer { weights in
-                for index in 0..<destination.count {
-                    let start = first[index]
-                    let base = index * stride
-                    var sum = SIMD4<Float>.zero
-                    for offset in 0..<count[index] {
-                        sum += source[start + offset] * weights[base + offset]
+        /// Calls `body` with the tables as raw pointers, for the inner loops.
+        func withUnsafeTable<Result>(_ body: (Table) -> Result) -> Result {
+            first.withUnsafeBufferPointer { first in
+                count.withUnsafeBufferPointer { count in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(
+                            Table(
+                                first: first.baseAddress!, count: count.baseAddress!, weights: weights.baseAddress!,
+                                stride: stride, destinationCount: first.count))
                     }
-                    destination[index] = sum
                 }
+            }
+        }
+    }
+
+    /// ``Contributions`` seen through raw pointers, valid only inside
+    /// ``Contributions/withUnsafeTable(_:)``.
+    struct Table {
+        let first: UnsafePointer<Int>
+        let count: UnsafePointer<Int>
+        let weights: UnsafePointer<Float>
+        let stride: Int
+        let destinationCount: Int
+
+        /// Filters one row of RGBA floats along this axis into `destinationCount` pixels.
+        ///
+        /// Two destination pixels are summed side by side: each still adds its taps in order, but
+        /// the two chains of additions are independent, so an optimised build overlaps them.
+        func filter(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>) {
+            var output = destination
+            var index = 0
+            while index < destinationCount {
+                let pair = index &+ 1 < destinationCount
+                var weightA = weights + index &* stride
+                var pixelA = source + first[index] &* 4
+                let endA = weightA + count[index]
+                var weightB = pair ? weightA + stride : endA
+                var pixelB = pair ? source + first[index &+ 1] &* 4 : pixelA
+                let endB = pair ? weightB + count[index &+ 1] : endA
+                var redA: Float = 0, greenA: Float = 0, blueA: Float = 0, alphaA: Float = 0
+                var redB: Float = 0, greenB: Float = 0, blueB: Float = 0, alphaB: Float = 0
+                while weightA < endA && weightB < endB {
+                    let a = weightA.pointee, b = weightB.pointee
+                    redA += pixelA[0] * a
+                    redB += pixelB[0] * b
+                    greenA += pixelA[1] * a
+                    greenB += pixelB[1] * b
+                    blueA += pixelA[2] * a
+                    blueB += pixelB[2] * b
+                    alphaA += pixelA[3] * a
+                    alphaB += pixelB[3] * b
+                    pixelA += 4
+                    pixelB += 4
+                    weightA += 1
+                    weightB += 1
+                }
+                while weightA < endA {
+                    redA += pixelA[0] * weightA.pointee
+                    greenA += pixelA[1] * weightA.pointee
+                    blueA += pixelA[2] * weightA.pointee
+                    alphaA += pixelA[3] * weightA.pointee
+                    pixelA += 4
+                    weightA += 1
+                }
+                while weightB < endB {
+                    redB += pixelB[0] * weightB.pointee
+                    greenB += pixelB[1] * weightB.pointee
+                    blueB += pixelB[2] * weightB.pointee
+                    alphaB += pixelB[3] * weightB.pointee
+                    pixelB += 4
+                    weightB += 1
+                }
+                output[0] = redA
+                output[1] = greenA
+                output[2] = blueA
+                output[3] = alphaA
+                if pair {
+                    output[4] = redB
+                    output[5] = greenB
+                    output[6] = blueB
+                    output[7] = alphaB
+                }
+                output += 8
+                index &+= 2
+            }
+        }
+
+        /// Filters along this (vertical) axis: the weighted sum, for destination row `row`, of
+        /// the filtered source rows held in `ring` (source row `r` at slot `r % capacity`).
+        func combine(
+            ring: UnsafePointer<Float>, capacity: Int, rowLength: Int, at row: Int,
+            into accumulator: UnsafeMutablePointer<Float>
+        ) {
+            let first = self.first[row]
+            let weights = self.weights + row * stride
+            let taps = count[row]
+            var tap = 0
+            while tap < taps {
+                let weight = weights[tap]
+                let source = ring + ((first + tap) % capacity) * rowLength
+                var index = 0
+                if tap == 0 {
+                    while index < rowLength {
+                        accumulator[index] = source[index] * weight
+                        index += 1
+                    }
+                } else {
+                    while index < rowLength {
+                        accumulator[index] += source[index] * weight
+                        index += 1
+                    }
+                }
+                tap += 1
             }
         }
     }
