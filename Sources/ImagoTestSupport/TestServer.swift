@@ -157,7 +157,7 @@ public final class TestServer: Sendable {
     /// Waits until at most `count` connections are open, checking every few milliseconds for up
     /// to `limit`. Returns whether that happened in time: tests use it to prove that a client
     /// really closed a connection it abandoned.
-    public func waitForConnections(atMost count: Int = 0, within limit: Duration = .seconds(5)) async -> Bool {
+    public func waitForConnections(atMost count: Int = 0, within limit: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while currentConnections > count {
             guard ContinuousClock.now < deadline else { return false }

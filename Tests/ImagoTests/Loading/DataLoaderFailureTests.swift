@@ -56,7 +56,7 @@ extension LoadingTests {
                 let url = server.url(for: "/endless")
                 let error = try await kind.withLoader(limit(1_000_000)) { await $0.error(loading: url) }
                 #expect(error == .bodyTooLarge(url, limit: 1_000_000))
-                #expect(await server.waitForConnections(atMost: 0, within: .seconds(5)))
+                #expect(await server.waitForConnections(atMost: 0, within: .seconds(60)))
             }
         }
 

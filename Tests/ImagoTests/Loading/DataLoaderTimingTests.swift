@@ -18,7 +18,7 @@ extension LoadingTests {
                 let started = ContinuousClock.now
                 let error = try await kind.withLoader(configuration) { await $0.error(loading: url) }
                 #expect(error == .timedOut(url, .download, after: .milliseconds(300)))
-                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(ContinuousClock.now - started < .seconds(30))
             }
         }
 
@@ -33,7 +33,7 @@ extension LoadingTests {
                 let started = ContinuousClock.now
                 let error = try await kind.withLoader(configuration) { await $0.error(loading: url) }
                 #expect(error == .timedOut(url, .stall, after: .milliseconds(300)))
-                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(ContinuousClock.now - started < .seconds(30))
             }
         }
 
@@ -43,7 +43,9 @@ extension LoadingTests {
                 server.set("/slow.png", data: sampleBytes(500))
                 server.setBehavior("/slow.png", .trickle(bytesPerInterval: 100, interval: .milliseconds(50)))
                 var configuration = DataLoaderConfiguration()
-                configuration.stallTimeout = .seconds(2)
+                // Far above the 50 ms gaps: the whole suite shares two cores with codec tests, so a
+                // short limit here would measure the machine's load, not the loader.
+                configuration.stallTimeout = .seconds(30)
                 let response = try await kind.withLoader(configuration) { try await $0.load(server.url(for: "/slow.png")) }
                 #expect(response.data == sampleBytes(500))
             }
@@ -63,7 +65,7 @@ extension LoadingTests {
                     let error = await download.value
                     #expect(error == .cancelled(url))
                     #expect(ContinuousClock.now - cancelled < .seconds(5))
-                    #expect(await server.waitForConnections(atMost: 0, within: .seconds(5)))
+                    #expect(await server.waitForConnections(atMost: 0, within: .seconds(60)))
                 }
             }
         }
