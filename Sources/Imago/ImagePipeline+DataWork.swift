@@ -46,24 +46,20 @@ extension ImagePipeline {
         var timing = StageTiming()
         let clock = ContinuousClock()
         var stale: DiskCache.Entry?
-        if request.cachePolicy.readsDisk {
+        let hasLocalTiers = configuration.diskCache != nil || !configuration.cacheLayers.isEmpty
+        if request.cachePolicy.readsDisk, hasLocalTiers {
             let start = clock.now
-            if let diskCache = configuration.diskCache,
-                let entry = diskCache.entry(forKey: request.originalKey, allowExpired: true)
-            {
+            let entry = configuration.diskCache?.entry(forKey: request.originalKey, allowExpired: true)
+            if let entry, !entry.isExpired || configuration.servesExpiredEntries {
                 timing.diskRead = clock.now - start
-                if !entry.isExpired || configuration.servesExpiredEntries {
-                    metrics.diskHits.increment()
-                    return LoadedData(data: entry.data, source: .disk, timing: timing)
-                }
-                stale = entry
+                metrics.diskHits.increment()
+                return LoadedData(data: entry.data, source: .disk, timing: timing)
             }
             if configuration.diskCache != nil { metrics.diskMisses.increment() }
-            if let data = await readCacheLayers(for: request) {
-                timing.diskRead = clock.now - start
-                return LoadedData(data: data, source: .disk, timing: timing)
-            }
-            timing.diskRead = timing.diskRead ?? (configuration.diskCache == nil ? nil : clock.now - start)
+            stale = entry
+            let layered = await readCacheLayers(for: request)
+            timing.diskRead = clock.now - start
+            if let layered { return LoadedData(data: layered, source: .disk, timing: timing) }
         }
         guard request.cachePolicy.loadsFromNetwork else {
             if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing) }
