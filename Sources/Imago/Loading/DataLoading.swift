@@ -71,7 +71,8 @@ public struct DataLoaderConfiguration: Sendable, Hashable {
     public var downloadTimeout: Duration
     /// Longest silence allowed in the middle of a download. Default: 15 s.
     public var stallTimeout: Duration
-    /// Most connections open at once to all hosts together. Default: 6.
+    /// Most connections open at once to one host (both transports pool per host; the pipeline's
+    /// scheduler limits downloads across hosts). Default: 6.
     public var maximumConnections: Int
     /// Sent as `User-Agent` unless the request sets one. Default: `Imago`.
     public var userAgent: String
