@@ -15,7 +15,7 @@ struct ImageLoaderTests {
 
             loader.load(request)
             #expect(loader.phase.summary == "loading")
-            #expect(await eventually { loader.phase.response != nil })
+            try #require(await eventually { loader.phase.response != nil })
 
             #expect(loader.phase.response?.container.pixelSize == PixelSize(width: 64, height: 48))
             #expect(recorder.phases.first == "loading")
@@ -32,7 +32,7 @@ struct ImageLoaderTests {
             let recorder = PhaseRecorder(loader)
             fixture.network.isReachable = false
             loader.load(request)
-            await fixture.pipelineClock.waitForSleepers(count: 1)
+            try #require(await eventually { fixture.pipelineClock.sleeperCount >= 1 })
             let task = try #require(loader.imageTask)
 
             loader.load(ImageRequest(url: request.url))
@@ -40,7 +40,7 @@ struct ImageLoaderTests {
             #expect(loader.imageTask === task)
             #expect(recorder.phases == ["loading"])
 
-            #expect(await fixture.releaseNetwork { loader.phase.response != nil })
+            try #require(await fixture.releaseNetwork { loader.phase.response != nil })
             let settled = recorder.phases
             loader.load(request)
             #expect(recorder.phases == settled)
@@ -74,7 +74,7 @@ struct ImageLoaderTests {
             let recorder = PhaseRecorder(loader)
             fixture.network.isReachable = false
             loader.load(request)
-            await fixture.pipelineClock.waitForSleepers(count: 1)
+            try #require(await eventually { fixture.pipelineClock.sleeperCount >= 1 })
             let task = try #require(loader.imageTask)
 
             loader.cancel()
@@ -97,7 +97,7 @@ struct ImageLoaderTests {
 
             loader.load(ImageRequest(url: url))
 
-            #expect(await eventually { if case .failure = loader.phase { true } else { false } })
+            try #require(await eventually { if case .failure = loader.phase { true } else { false } })
             guard case .failure(let error) = loader.phase else { return }
             #expect(error == .pipeline(.httpStatus(url, statusCode: 404)))
             #expect(error.url == url)
@@ -113,17 +113,17 @@ struct ImageLoaderTests {
             let loader = fixture.makeLoader()
             let recorder = PhaseRecorder(loader)
             loader.load(old)
-            #expect(await eventually { fixture.server.requestCount(for: "/old.jpg") == 1 })
+            try #require(await eventually { fixture.server.requestCount(for: "/old.jpg") == 1 })
             let oldTask = try #require(loader.imageTask)
 
             loader.load(new)
 
             #expect(oldTask.isCancelled)
-            #expect(await eventually { loader.phase.response != nil })
+            try #require(await eventually { loader.phase.response != nil }, "phases: \(recorder.phases)")
             #expect(loader.request?.url == new.url)
             #expect(loader.phase.response?.container.pixelSize == PixelSize(width: 32, height: 24))
             // The old download stopped: nothing is left running although its server never answered.
-            #expect(await eventually { fixture.pipeline.statistics().activeDownloads == 0 })
+            try #require(await eventually { fixture.pipeline.statistics().activeDownloads == 0 })
             #expect(!recorder.phases.contains { $0 == "empty" || $0.hasPrefix("failure") })
         }
     }
@@ -135,19 +135,19 @@ struct ImageLoaderTests {
             let loader = fixture.makeLoader()
             fixture.network.isReachable = false
             loader.load(request)
-            await fixture.clock.waitForSleepers(count: 1)
+            try #require(await eventually { fixture.clock.sleeperCount >= 1 })
 
             fixture.clock.advance(by: .milliseconds(490))
             #expect(fixture.clock.sleeperCount == 1)
             #expect(loader.phase.summary == "loading")
 
             fixture.clock.advance(by: .milliseconds(10))
-            #expect(await eventually { loader.phase.isWaitingForNetwork })
+            try #require(await eventually { loader.phase.isWaitingForNetwork })
 
-            await fixture.clock.waitForSleepers(count: 1)
+            try #require(await eventually { fixture.clock.sleeperCount >= 1 })
             fixture.network.isReachable = true
             fixture.clock.advance(by: .milliseconds(500))
-            #expect(await eventually { loader.phase.summary == "loading" })
+            try #require(await eventually { loader.phase.summary == "loading" })
             loader.cancel()
         }
     }
@@ -161,20 +161,20 @@ struct ImageLoaderTests {
             let recorder = PhaseRecorder(loader)
             loader.load(request)
             let task = try #require(loader.imageTask)
-            await fixture.clock.waitForSleepers(count: 2)
+            try #require(await eventually { fixture.clock.sleeperCount >= 2 })
 
             fixture.clock.advance(by: .milliseconds(1_990))
             #expect(loader.phase.summary.hasPrefix("loading"))
             #expect(!task.isCancelled)
 
             fixture.clock.advance(by: .milliseconds(10))
-            #expect(await eventually { if case .failure = loader.phase { true } else { false } })
+            try #require(await eventually { if case .failure = loader.phase { true } else { false } })
             guard case .failure(let error) = loader.phase else { return }
             #expect(error == .timedOut(request.url, after: .seconds(2)))
             #expect(error.description.contains("did not load within 2.0 seconds"))
             #expect(task.isCancelled)
             #expect(recorder.phases.last == "failure(timeout)")
-            #expect(await eventually { fixture.pipeline.statistics().activeDownloads == 0 })
+            try #require(await eventually { fixture.pipeline.statistics().activeDownloads == 0 })
         }
     }
 
@@ -198,7 +198,7 @@ struct ImageLoaderTests {
             let second = try #require(loader.imageTask)
             #expect(second !== first)
             #expect(second.priority == .high)
-            #expect(await fixture.releaseNetwork { loader.phase.response != nil })
+            try #require(await fixture.releaseNetwork { loader.phase.response != nil })
             #expect(!recorder.phases.contains { $0.hasPrefix("failure") })
 
             loader.onDisappear()

@@ -19,7 +19,7 @@ struct ImageViewBindingTests {
             binding.setImage(with: request, placeholder: placeholder)
 
             #expect(display.shown == ["1x1"])
-            #expect(await eventually { display.shown.count == 2 })
+            try #require(await eventually { display.shown.count == 2 })
             #expect(display.shown == ["1x1", "64x48"])
             binding.setImage(with: request, placeholder: placeholder)
             #expect(display.shown == ["1x1", "64x48"])
@@ -47,7 +47,7 @@ struct ImageViewBindingTests {
             let a = try fixture.serveJPEG("/a.jpg", width: 64, height: 48, seed: 1)
             let b = try fixture.serveJPEG("/b.jpg", width: 32, height: 24, seed: 2)
             try fixture.pipeline.diskCache?.store(try Fixtures.jpeg(width: 32, height: 24, seed: 2), forKey: b.originalKey)
-            let otherCallerOfA = await fixture.holdForNetwork(a)
+            let otherCallerOfA = try await fixture.holdForNetwork(a)
             let display = DisplayLog()
             let binding = ImageViewBinding(pipeline: fixture.pipeline, configuration: fixture.configuration(), display: display.show)
 
@@ -56,11 +56,11 @@ struct ImageViewBindingTests {
             binding.setImage(with: b, placeholder: placeholder)
 
             #expect(taskOfA.isCancelled)
-            #expect(await eventually { display.shown.count == 3 })
+            try #require(await eventually { display.shown.count == 3 })
             #expect(display.shown == ["1x1", "1x1", "32x24"])
 
             // A now completes for its other caller; the binding must not show it.
-            #expect(await fixture.releaseNetwork { fixture.pipeline.cachedImage(for: a) != nil })
+            try #require(await fixture.releaseNetwork { fixture.pipeline.cachedImage(for: a) != nil })
             let lateA = try await otherCallerOfA.response
             #expect(lateA.container.pixelSize == PixelSize(width: 64, height: 48))
             await #expect(throws: ImagePipeline.Error.cancelled(a.url)) { try await taskOfA.response }
@@ -77,7 +77,7 @@ struct ImageViewBindingTests {
             let display = DisplayLog()
             let binding = ImageViewBinding(pipeline: fixture.pipeline, configuration: fixture.configuration(), display: display.show)
             binding.setImage(with: ImageRequest(url: fixture.server.url(for: "/missing.jpg")), placeholder: placeholder)
-            #expect(await eventually { if case .failure = binding.loader.phase { true } else { false } })
+            try #require(await eventually { if case .failure = binding.loader.phase { true } else { false } })
             #expect(display.shown == ["1x1"])
 
             let request = try fixture.serveJPEG("/a.jpg")

@@ -2,6 +2,7 @@ import Foundation
 import Imago
 import ImagoTestSupport
 import Synchronization
+import Testing
 @testable import ImagoUI
 
 /// What every loader test needs: a loopback server, a pipeline on it whose connectivity the test
@@ -62,10 +63,10 @@ struct LoaderFixture {
 
     /// Turns the network off and waits until the pipeline waits for it while loading `request`
     /// for a caller of its own, which keeps the shared work going after a loader leaves it.
-    func holdForNetwork(_ request: ImageRequest) async -> ImageTask {
+    func holdForNetwork(_ request: ImageRequest) async throws -> ImageTask {
         network.isReachable = false
         let task = pipeline.imageTask(with: request)
-        await pipelineClock.waitForSleepers(count: 1)
+        try #require(await eventually { pipelineClock.sleeperCount >= 1 })
         return task
     }
 
@@ -129,7 +130,7 @@ extension ImageLoader.Phase {
 /// Waits until `condition` holds, checking every 10 ms, for at most `limit`; returns whether it
 /// held. For effects that happen on other threads, never for speed.
 @MainActor
-func eventually(within limit: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+func eventually(within limit: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + limit
     while clock.now < deadline {
