@@ -30,10 +30,7 @@ struct ImageLoaderTests {
             let request = try fixture.serveJPEG("/a.jpg")
             let loader = fixture.makeLoader()
             let recorder = PhaseRecorder(loader)
-            fixture.network.isReachable = false
-            loader.load(request)
-            try #require(await eventually { fixture.pipelineClock.sleeperCount >= 1 })
-            let task = try #require(loader.imageTask)
+            let task = try await fixture.loadWhileOffline(request, with: loader)
 
             loader.load(ImageRequest(url: request.url))
             loader.load(request)
@@ -72,10 +69,7 @@ struct ImageLoaderTests {
             let request = try fixture.serveJPEG("/a.jpg")
             let loader = fixture.makeLoader()
             let recorder = PhaseRecorder(loader)
-            fixture.network.isReachable = false
-            loader.load(request)
-            try #require(await eventually { fixture.pipelineClock.sleeperCount >= 1 })
-            let task = try #require(loader.imageTask)
+            let task = try await fixture.loadWhileOffline(request, with: loader)
 
             loader.cancel()
 

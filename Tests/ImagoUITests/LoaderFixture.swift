@@ -61,13 +61,26 @@ struct LoaderFixture {
         return ImageRequest(url: server.url(for: path))
     }
 
+    /// Turns the network off, has `loader` load `request`, and returns the pipeline's task once
+    /// it waits for the network.
+    func loadWhileOffline(_ request: ImageRequest, with loader: ImageLoader) async throws -> ImageTask {
+        try await holdForNetwork { loader.load(request) }
+        return try #require(loader.imageTask)
+    }
+
     /// Turns the network off and waits until the pipeline waits for it while loading `request`
     /// for a caller of its own, which keeps the shared work going after a loader leaves it.
     func holdForNetwork(_ request: ImageRequest) async throws -> ImageTask {
+        var task: ImageTask?
+        try await holdForNetwork { task = pipeline.imageTask(with: request) }
+        return try #require(task)
+    }
+
+    /// Turns the network off, runs `start`, and waits until a download waits for the network.
+    private func holdForNetwork(_ start: () -> Void) async throws {
         network.isReachable = false
-        let task = pipeline.imageTask(with: request)
+        start()
         try #require(await eventually { pipelineClock.sleeperCount >= 1 })
-        return task
     }
 
     /// Turns the network back on and keeps waking the downloads waiting for it until
