@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Imago", targets: ["Imago"]),
         .library(name: "ImagoTestSupport", targets: ["ImagoTestSupport"]),
+        .library(name: "ImagoUI", targets: ["ImagoUI"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
     dependencies: [
@@ -48,6 +49,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The loader model (all platforms) and the SwiftUI, UIKit and AppKit front ends (Apple only).
+        .target(name: "ImagoUI", dependencies: ["Imago"], swiftSettings: strict),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
@@ -71,6 +74,11 @@ let package = Package(
             ],
             // Decoder fixtures and their reference decodings, read through Bundle.module.
             resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ImagoUITests",
+            dependencies: ["ImagoUI", "Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
     ]

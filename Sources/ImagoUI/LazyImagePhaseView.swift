@@ -1,0 +1,21 @@
+#if canImport(SwiftUI)
+import Imago
+import SwiftUI
+
+/// What a plain `LazyImage(url:)` draws: a tinted placeholder while loading, a failure symbol on
+/// error, and the resizable image.
+public struct LazyImagePhaseView: View {
+    let phase: ImageLoader.Phase
+
+    public var body: some View {
+        switch phase {
+        case .success(let response):
+            Image(platformImage: response.image).resizable()
+        case .failure:
+            Image(systemName: "exclamationmark.triangle").foregroundStyle(.secondary)
+        case .empty, .loading:
+            Rectangle().fill(.quaternary)
+        }
+    }
+}
+#endif
