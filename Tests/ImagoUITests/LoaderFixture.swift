@@ -139,16 +139,3 @@ extension ImageLoader.Phase {
         if case .loading(_, let isWaiting) = self { isWaiting } else { false }
     }
 }
-
-/// Waits until `condition` holds, checking every 10 ms, for at most `limit`; returns whether it
-/// held. For effects that happen on other threads, never for speed.
-@MainActor
-func eventually(within limit: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
