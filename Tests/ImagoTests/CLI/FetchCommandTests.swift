@@ -25,7 +25,12 @@ extension CLITests {
                     let secondLines = try sandbox.jsonLines(second)
                     #expect(secondLines.count == 50)
                     #expect(secondLines.allSatisfy { $0["ok"]?.bool == true })
-                    #expect(secondLines.map { $0["source"]?.string } == Array(repeating: "disk", count: 50))
+                    // A new process starts with an empty memory cache, so the image comes from disk.
+                    // Copies that start after that first load has finished find it in this
+                    // process's memory cache, which is no less right: never the network.
+                    let sources = secondLines.map { $0["source"]?.string }
+                    #expect(sources.contains("disk"), "\(sources)")
+                    #expect(sources.allSatisfy { $0 == "disk" || $0 == "memory" }, "\(sources)")
                     #expect(server.requestCount(for: "/a.jpg") == 1)
                 }
             }
