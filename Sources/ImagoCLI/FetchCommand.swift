@@ -72,25 +72,32 @@ struct FetchCommand: AsyncParsableCommand {
             configuration: .init(
                 dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1)))
         let progress = json || !ProgressBar.isTerminal ? nil : ProgressBar(total: urls.count)
-        let requests = urls.map {
-            ImageRequest(
-                url: URL(string: $0)!, thumbnailPixelSize: thumbnailPixelSize,
-                cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority)
+        // Copies of one URL share one load and report its outcome, so every copy says where the
+        // image came from rather than "memory" for the copies that happen to start later.
+        var copies: [String: Int] = [:]
+        let unique = urls.filter { url in
+            copies[url, default: 0] += 1
+            return copies[url] == 1
         }
 
         var failures = 0
         await withTaskGroup(of: FetchReport.self) { group in
-            for (index, request) in requests.enumerated() {
+            for (index, url) in unique.enumerated() {
+                let request = ImageRequest(
+                    url: URL(string: url)!, thumbnailPixelSize: thumbnailPixelSize,
+                    cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority)
                 group.addTask {
                     await FetchReport.load(request, index: index, pipeline: pipeline, output: output)
                 }
             }
             for await report in group {
-                if !report.ok { failures += 1 }
-                progress?.advance()
-                progress?.clear()
-                print(json ? report.jsonLine() : report.textLine())
-                progress?.draw()
+                for _ in 0..<(copies[report.url] ?? 1) {
+                    if !report.ok { failures += 1 }
+                    progress?.advance()
+                    progress?.clear()
+                    print(json ? report.jsonLine() : report.textLine())
+                    progress?.draw()
+                }
             }
         }
         progress?.finish()
