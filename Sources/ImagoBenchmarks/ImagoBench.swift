@@ -8,6 +8,7 @@ import Foundation
 struct ImagoBench {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("--page-faults") { try PageFaultProbe.run(); return }
         let json = arguments.contains("--json")
         var repetitions = 7
         if let index = arguments.firstIndex(of: "--repetitions"), arguments.index(after: index) < arguments.endIndex,
