@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ImagoTestSupport", targets: ["ImagoTestSupport"]),
         .library(name: "ImagoUI", targets: ["ImagoUI"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
+        .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -58,6 +59,12 @@ let package = Package(
                 "ImagoTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict
+        ),
+        // `swift run -c release imago-bench`: each figure beside its baseline, same run (Benchmarks/README.md).
+        .executableTarget(
+            name: "ImagoBenchmarks",
+            dependencies: ["Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
         // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
