@@ -108,7 +108,7 @@ extension ImagePipeline {
         while true {
             timing.attempts += 1
             let queuedAt = clock.now
-            var startedAt = queuedAt
+            var startedAt: ContinuousClock.Instant?
             do throws(Error) {
                 let response = try await scheduler.run(
                     priority: context.priority, cancellation: .cancelled(request.url),
@@ -117,9 +117,10 @@ extension ImagePipeline {
                     startedAt = clock.now
                     return try await configuration.dataLoader.loadData(for: dataRequest, progress: context.report)
                 }
-                timing.queued = (timing.queued ?? .zero) + (startedAt - queuedAt)
-                timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
-                metrics.downloadDuration.recordInterval(since: startedAt, now: clock.now)
+                let started = startedAt ?? queuedAt
+                timing.queued = (timing.queued ?? .zero) + (started - queuedAt)
+                timing.download = (timing.download ?? .zero) + (clock.now - started)
+                metrics.downloadDuration.recordInterval(since: started, now: clock.now)
                 metrics.downloadedBytes.increment(by: Int64(response.data.count))
                 if response.statusCode == 304, let stale {
                     refresh(stale, for: request, validators: HTTPValidators(responseHeaders: response.headers))
@@ -129,7 +130,9 @@ extension ImagePipeline {
                 let validators = HTTPValidators(responseHeaders: response.headers)
                 return LoadedData(data: response.data, source: .network, validators: validators, timing: timing)
             } catch {
-                timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
+                if let startedAt {  // a download that never left the queue took no download time
+                    timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
+                }
                 if case .cancelled = error { throw error }
                 if Task.isCancelled { throw .cancelled(request.url) }
                 let delay = random.withLock { generator in

@@ -40,7 +40,12 @@ public final class ImagePrefetcher: Sendable {
             var request = original
             request.priority = priority
             let key = request.processedKey
-            if destination == .memoryCache && pipeline.cachedImage(for: request) != nil { continue }
+            // `contains`, not a lookup: a prefetch check must not refresh recency or count as a miss.
+            if destination == .memoryCache, request.cachePolicy.readsMemory,
+                pipeline.memoryCache?.contains(key) == true
+            {
+                continue
+            }
             let prefetch = request
             tasks.withLock { tasks in
                 guard tasks[key] == nil else { return }

@@ -13,20 +13,12 @@ struct CacheCommand: AsyncParsableCommand {
 
     /// The `--cache-dir` option shared by the subcommands.
     struct Location: ParsableArguments {
-        @Option(name: .customLong("cache-dir"), help: "Disk cache directory (default: the user cache directory's imago folder).")
-        var cacheDirectory: String?
+        @OptionGroup var cacheDirectory: CacheDirectoryOption
 
         @Flag(help: "Print one JSON object instead of text.")
         var json = false
 
-        func open() throws -> DiskCache {
-            let url = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
-            do {
-                return try DiskCache(directory: url)
-            } catch {
-                throw ValidationError("Cannot open the disk cache at \(url.path): \(error)")
-            }
-        }
+        func open() throws -> DiskCache { try cacheDirectory.open() }
     }
 
     struct Stats: AsyncParsableCommand {

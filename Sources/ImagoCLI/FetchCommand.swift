@@ -16,8 +16,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "http or https URLs of images.")
     var urls: [String]
 
-    @Option(name: .customLong("cache-dir"), help: "Disk cache directory (default: the user cache directory's imago folder).")
-    var cacheDirectory: String?
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
 
     @Flag(name: .customLong("no-disk-cache"), help: "Use no disk cache.")
     var noDiskCache = false
@@ -48,7 +47,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let thumbnailPixelSize, thumbnailPixelSize < 1 {
             throw ValidationError("--thumbnail takes a positive number of pixels, not \(thumbnailPixelSize).")
         }
-        if noDiskCache && cacheDirectory != nil {
+        if noDiskCache && cacheDirectory.path != nil {
             throw ValidationError("--cache-dir and --no-disk-cache contradict each other; give one.")
         }
         if retries < 0 { throw ValidationError("--retries takes 0 or more, not \(retries).") }
@@ -59,12 +58,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let diskCache: DiskCache?
-        do {
-            diskCache = noDiskCache ? nil : try DiskCache(directory: cacheDirectoryURL())
-        } catch {
-            throw ValidationError("Cannot use the disk cache: \(error)")
-        }
+        let diskCache = noDiskCache ? nil : try cacheDirectory.open()
         let output = try outputDirectory.map(OutputDirectory.init(path:))
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(
             configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int(timeout * 1000))))
@@ -103,10 +97,5 @@ struct FetchCommand: AsyncParsableCommand {
         progress?.finish()
         await pipeline.waitForDiskWrites()
         if failures > 0 { throw ExitCode(1) }
-    }
-
-    private func cacheDirectoryURL() -> URL {
-        if let cacheDirectory { return URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
-        return DiskCache.defaultDirectory()
     }
 }

@@ -30,6 +30,9 @@ struct FetchReport: Sendable {
             self.code = code
             self.message = message
         }
+
+        /// `{"code", "message"}`, the `error` member of a failed line.
+        var json: JSONValue { .object(["code": .string(code), "message": .string(message)]) }
     }
 
     var ok: Bool { if case .success = result { true } else { false } }
@@ -73,7 +76,7 @@ struct FetchReport: Sendable {
             object["attempts"] = .int(loaded.timing.attempts)
             object["timing_ms"] = .object(Self.milliseconds(loaded.timing))
         case .failure(let error):
-            object["error"] = .object(["code": .string(error.code), "message": .string(error.message)])
+            object["error"] = error.json
         }
         return JSONValue.object(object).encoded()
     }

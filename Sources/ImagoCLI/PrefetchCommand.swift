@@ -13,8 +13,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Argument(help: "http or https URLs of images.")
     var urls: [String]
 
-    @Option(name: .customLong("cache-dir"), help: "Disk cache directory (default: the user cache directory's imago folder).")
-    var cacheDirectory: String?
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
 
     @Flag(help: "Print one JSON object per URL instead of text.")
     var json = false
@@ -25,13 +24,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
-        let diskCache: DiskCache
-        do {
-            diskCache = try DiskCache(directory: directory)
-        } catch {
-            throw ValidationError("Cannot use the disk cache: \(error)")
-        }
+        let diskCache = try cacheDirectory.open()
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, diskCache: diskCache))
         let progress = json || !ProgressBar.isTerminal ? nil : ProgressBar(total: urls.count)
         var failures = 0
@@ -65,7 +58,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                         json
                             ? JSONValue.object([
                                 "url": .string(url), "ok": .bool(false),
-                                "error": .object(["code": .string(error.code), "message": .string(error.description)]),
+                                "error": FetchReport.Failure(error).json,
                             ]).encoded()
                             : "FAIL \(error.code): \(error.description)")
                 }

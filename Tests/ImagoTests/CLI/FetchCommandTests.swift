@@ -150,7 +150,7 @@ extension CLITests {
         }
 
         /// Command lines that must be refused before any work, with the server's address standing in
-        /// for `URL` and a sandbox directory for `DIR`.
+        /// for `URL`, a sandbox directory for `DIR`, and a regular file (no place for a cache) for `FILE`.
         @Test(arguments: [
             ["fetch"],
             ["fetch", "--json"],
@@ -161,6 +161,9 @@ extension CLITests {
             ["fetch", "--priority", "urgent", "URL"],
             ["fetch", "--timeout", "0", "URL"],
             ["prefetch"],
+            ["fetch", "--cache-dir", "FILE", "URL"],
+            ["prefetch", "--cache-dir", "FILE", "URL"],
+            ["cache", "stats", "--cache-dir", "FILE"],
         ])
         func usageErrorsExitWithStatusTwo(_ template: [String]) async throws {
             try await withCLISandbox { sandbox in
@@ -170,9 +173,11 @@ extension CLITests {
                         switch $0 {
                         case "URL": server.url(for: "/a.png").absoluteString
                         case "DIR": sandbox.path("cache").path
+                        case "FILE": sandbox.path("not-a-directory").path
                         default: $0
                         }
                     }
+                    try Data("x".utf8).write(to: sandbox.path("not-a-directory"))
                     let result = try await sandbox.imago(arguments)
                     #expect(result.exited(with: 2), "status \(result.status): \(result.output) \(result.errorOutput)")
                     #expect(!result.errorOutput.isEmpty)

@@ -63,4 +63,26 @@ struct SchedulingTests {
             #expect(order.withLock { $0 } == ["low-b", "high", "normal", "low-a"])
         }
     }
+
+    @Test("A request cancelled while queued leaves the queue and never reaches the server")
+    func cancelWhileQueued() async throws {
+        try await PipelineFixture.with { fixture in
+            var configuration = try fixture.configuration()
+            configuration.maximumConcurrentDownloads = 1
+            let pipeline = ImagePipeline(configuration: configuration)
+            fixture.server.setBehavior("/blocker.jpg", .held)
+            let blocker = Task { try await pipeline.image(for: ImageRequest(url: try fixture.serveJPEG("/blocker.jpg"))) }
+            #expect(await eventually { fixture.server.requestCount(for: "/blocker.jpg") == 1 })
+            let queuedURL = try fixture.serveJPEG("/queued.jpg", seed: 2)
+            let queued = Task { try await pipeline.image(for: ImageRequest(url: queuedURL)) }
+            #expect(await eventually { pipeline.statistics().queuedDownloads == 1 })
+            queued.cancel()
+            await #expect(throws: ImagePipeline.Error.cancelled(queuedURL)) { try await queued.value }
+            #expect(pipeline.statistics().queuedDownloads == 0)
+            fixture.server.release("/blocker.jpg")
+            _ = try await blocker.value
+            #expect(fixture.server.requestCount(for: "/queued.jpg") == 0)
+            #expect(pipeline.statistics().activeDownloads == 0)
+        }
+    }
 }
