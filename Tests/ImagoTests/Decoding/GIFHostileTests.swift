@@ -129,4 +129,14 @@ import Testing
         await #expect(throws: ImagePipeline.Error.cancelled(URL(fileURLWithPath: "/"))) { try await task.value }
         #expect(try ImageDecoder.decode(data).frameCount == 1_000)
     }
+
+    /// A stray byte before the first image is named in the error, at its offset.
+    @Test(arguments: [(UInt8(0x99), "0x99"), (0x05, "0x05")])
+    func unexpectedBlockIsNamed(_ byte: UInt8, _ shown: String) {
+        var gif = GIFBuilder(width: 2, height: 2)
+        gif.append([byte])
+        #expect(throws: ImagePipeline.Error.decodingFailed(nil, .gif, reason: "unexpected block \(shown) at byte 25")) {
+            try ImageDecoder.decode(gif.data)
+        }
+    }
 }
