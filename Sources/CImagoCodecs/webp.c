@@ -1,4 +1,5 @@
 /* libwebp (stills) and libwebpdemux's WebPAnimDecoder (animations) behind bounds-checked shims. */
+#if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoWebP.h"
 
 #include <stdio.h>
@@ -142,3 +143,5 @@ int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **c
     *canvas = buffer;
     return 1;
 }
+
+#endif

@@ -1,6 +1,6 @@
 import Foundation
 
-#if canImport(CImagoCodecs)  // with the other Linux codecs; Apple platforms use ImageIO
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
 /// Decodes GIF in Swift: every frame composited onto the canvas as browsers show it, with its delay.
 ///
 /// Frames honour transparency, local and global colour tables, interlacing and the disposal

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 #endif
 import Foundation
@@ -18,7 +18,7 @@ public struct JPEGEncoder: ImageEncoding {
     public var format: ImageFormat { .jpeg }
 
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         return try encode(image, outputLimit: 0)
         #elseif canImport(ImageIO)
         try checkNotEmpty(image)
@@ -31,7 +31,7 @@ public struct JPEGEncoder: ImageEncoding {
         #endif
     }
 
-    #if canImport(CImagoCodecs)
+    #if os(Linux)
     /// Encodes with libjpeg-turbo, failing when the output would pass `outputLimit` bytes (0: no
     /// limit). The limit exists for tests: it takes the shim's error path after its output buffer
     /// has grown, with real input.
