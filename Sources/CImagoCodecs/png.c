@@ -1,4 +1,5 @@
-/* libpng's simplified API (png_image_*) with the macros Swift cannot see. */
+/* libpng: the row API behind setjmp (streamed decoding), and the simplified API (png_image_*) for
+ * interlaced files and encoding, with the macros Swift cannot see. */
 #if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoCodecs.h"
 
@@ -7,6 +8,113 @@
 #include <string.h>
 
 #include <png.h>
+#include <setjmp.h>
+
+/* ---------------------------------------------------------------- row-by-row decoding */
+
+struct imago_png_rows {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    uint32_t width;
+    uint32_t height;
+    int interlaced;
+    int has_alpha;
+    int header_ok;
+    char message[200];
+};
+
+static void rows_read(png_structp png, png_bytep out, size_t length) {
+    struct imago_png_rows *rows = png_get_io_ptr(png);
+    if (length > rows->size - rows->offset) png_error(png, "the data ends too early");
+    memcpy(out, rows->data + rows->offset, length);
+    rows->offset += length;
+}
+
+static void rows_error(png_structp png, png_const_charp message) {
+    struct imago_png_rows *rows = png_get_error_ptr(png);
+    snprintf(rows->message, sizeof rows->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void rows_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
+    imago_png_rows *rows = calloc(1, sizeof *rows);
+    if (!rows) return NULL;
+    rows->data = data;
+    rows->size = size;
+    rows->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, rows, rows_error, rows_warning);
+    if (rows->png) rows->info = png_create_info_struct(rows->png);
+    if (!rows->png || !rows->info) {
+        snprintf(rows->message, sizeof rows->message, "libpng could not start (out of memory)");
+        return rows;
+    }
+    if (setjmp(png_jmpbuf(rows->png))) return rows; /* header_ok stays 0; the message says why */
+    png_set_read_fn(rows->png, rows, rows_read);
+    /* Sizes are checked by the caller's limits, from the header, before any row is decoded. */
+    png_set_user_limits(rows->png, 0x7fffffff, 0x7fffffff);
+    png_read_info(rows->png, rows->info);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(rows->png, rows->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    rows->width = width;
+    rows->height = height;
+    rows->interlaced = interlace != PNG_INTERLACE_NONE;
+    int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
+    rows->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
+    /* To RGBA8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
+     * rounded to 8, grey to RGB, an opaque alpha added, gAMA (if any) converted to sRGB. */
+    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(rows->png);
+    if ((color & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(rows->png);
+    if (has_trns) png_set_tRNS_to_alpha(rows->png);
+    if (depth == 16) png_set_scale_16(rows->png);
+    if ((color & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(rows->png);
+    if (!rows->has_alpha) png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
+    png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+    png_read_update_info(rows->png, rows->info);
+    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * 4) {
+        snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not 4 per pixel",
+                 (size_t)png_get_rowbytes(rows->png, rows->info));
+        return rows;
+    }
+    rows->header_ok = 1;
+    return rows;
+}
+
+void imago_png_rows_destroy(imago_png_rows *rows) {
+    if (!rows) return;
+    if (rows->png) png_destroy_read_struct(&rows->png, rows->info ? &rows->info : NULL, NULL);
+    free(rows);
+}
+
+int imago_png_rows_header_ok(const imago_png_rows *rows) { return rows->header_ok; }
+uint32_t imago_png_rows_width(const imago_png_rows *rows) { return rows->width; }
+uint32_t imago_png_rows_height(const imago_png_rows *rows) { return rows->height; }
+int imago_png_rows_interlaced(const imago_png_rows *rows) { return rows->interlaced; }
+int imago_png_rows_has_alpha(const imago_png_rows *rows) { return rows->has_alpha; }
+const char *imago_png_rows_message(const imago_png_rows *rows) { return rows->message; }
+
+int imago_png_rows_read(imago_png_rows *rows, uint8_t *row) {
+    if (!rows->header_ok || rows->interlaced) return 0;
+    if (setjmp(png_jmpbuf(rows->png))) return 0;
+    png_read_row(rows->png, row, NULL);
+    return 1;
+}
+
+int imago_png_rows_finish(imago_png_rows *rows) {
+    if (!rows->header_ok) return 0;
+    if (setjmp(png_jmpbuf(rows->png))) return 0;
+    png_read_end(rows->png, NULL);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- simplified API */
 
 struct imago_png_decoder {
     png_image image;

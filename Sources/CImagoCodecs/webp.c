@@ -20,13 +20,20 @@ int imago_webp_get_info(const uint8_t *data, size_t size, imago_webp_info *info)
     return 0;
 }
 
-int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int height, uint8_t *pixels,
-                            size_t pixels_size, size_t stride) {
+int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int height, int scaled_width,
+                            int scaled_height, uint8_t *pixels, size_t pixels_size, size_t stride) {
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return 0;
     if (WebPGetFeatures(data, size, &config.input) != VP8_STATUS_OK) return 0;
     if (config.input.width != width || config.input.height != height || config.input.has_animation) return 0;
-    if (stride > (size_t)INT32_MAX || stride / 4 < (size_t)width || pixels_size / stride < (size_t)height) return 0;
+    if (scaled_width < 1 || scaled_height < 1 || scaled_width > width || scaled_height > height) return 0;
+    if (stride > (size_t)INT32_MAX || stride / 4 < (size_t)scaled_width || pixels_size / stride < (size_t)scaled_height)
+        return 0;
+    if (scaled_width != width || scaled_height != height) {
+        config.options.use_scaling = 1;
+        config.options.scaled_width = scaled_width;
+        config.options.scaled_height = scaled_height;
+    }
     config.output.colorspace = MODE_RGBA;
     config.output.is_external_memory = 1;
     config.output.u.RGBA.rgba = pixels;
@@ -34,7 +41,7 @@ int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int hei
     config.output.u.RGBA.size = pixels_size;
     VP8StatusCode status = WebPDecode(data, size, &config);
     /* Every row must have been written: a decoder that stopped early leaves the rest undefined. */
-    int complete = status == VP8_STATUS_OK && config.output.width == width && config.output.height == height;
+    int complete = status == VP8_STATUS_OK && config.output.width == scaled_width && config.output.height == scaled_height;
     WebPFreeDecBuffer(&config.output);
     return complete;
 }

@@ -70,6 +70,28 @@ int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size
 
 void imago_free(void *pointer);
 
+/* ---------------------------------------------------------------- PNG, row by row (libpng row API) */
+
+/* A libpng read struct behind setjmp, decoding one RGBA8 row at a time. Opaque to Swift. */
+typedef struct imago_png_rows imago_png_rows;
+
+/* Reads the header of a PNG in memory (`data` must stay valid until destroy) and sets up the
+ * transformations to straight-alpha RGBA8 (as imago_png_read_pixels). Returns NULL only when out of
+ * memory; check imago_png_rows_header_ok, then imago_png_rows_message. Allocates no pixel memory. */
+imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size);
+void imago_png_rows_destroy(imago_png_rows *rows);
+int imago_png_rows_header_ok(const imago_png_rows *rows);
+uint32_t imago_png_rows_width(const imago_png_rows *rows);
+uint32_t imago_png_rows_height(const imago_png_rows *rows);
+/* 1 for Adam7: then imago_png_rows_read refuses; decode with imago_png_read_pixels instead. */
+int imago_png_rows_interlaced(const imago_png_rows *rows);
+int imago_png_rows_has_alpha(const imago_png_rows *rows);
+/* Decodes the next row into `row` (width * 4 bytes). Returns 1, or 0 with the message set. */
+int imago_png_rows_read(imago_png_rows *rows, uint8_t *row);
+/* After the last row: reads to IEND, so a file cut after its pixels still fails. 1 on success. */
+int imago_png_rows_finish(imago_png_rows *rows);
+const char *imago_png_rows_message(const imago_png_rows *rows);
+
 /* ---------------------------------------------------------------- PNG (libpng simplified API) */
 
 /* A png_image, opaque here so that Swift needs no libpng header. */

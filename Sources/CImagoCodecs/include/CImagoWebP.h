@@ -21,10 +21,11 @@ typedef struct {
 int imago_webp_get_info(const uint8_t *data, size_t size, imago_webp_info *info);
 
 /* Decodes a still WebP into straight-alpha RGBA rows of `stride` bytes in `pixels` (`pixels_size`
- * bytes). The bitstream must be exactly `width` x `height` as the header declares. Returns 1 on
- * success, 0 when the data is corrupt, cut short or of another size. */
-int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int height, uint8_t *pixels,
-                            size_t pixels_size, size_t stride);
+ * bytes), at `scaled_width` x `scaled_height` (at most the full size; smaller uses libwebp's own
+ * rescaler while decoding). The bitstream must be exactly `width` x `height` as the header
+ * declares. Returns 1 on success, 0 when the data is corrupt, cut short or of another size. */
+int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int height, int scaled_width,
+                            int scaled_height, uint8_t *pixels, size_t pixels_size, size_t stride);
 
 /* Counts the ANMF (animation frame) chunks by walking the chunk headers, allocating nothing, so
  * that limits are checked before libwebpdemux parses the frames. */

@@ -1,12 +1,32 @@
 /// Ceilings that keep hostile or absurd images from exhausting memory or time.
 ///
-/// Every limit is checked from the header, before any pixel memory is allocated. The defaults sit
-/// between Pillow's (about 179 megapixels) and imgproxy's (50 megapixels).
+/// Every limit is checked from the header, before any pixel memory is allocated. Two kinds bound
+/// two costs:
+/// - what a decoder *holds*: ``maximumPixelCount`` and ``maximumDimension`` apply to the bitmap it
+///   allocates, after DCT scaling (JPEG), shrink-on-load (PNG, WebP) or box reduction, so a
+///   20000x20000 JPEG thumbnailed to 256 pixels (held at 1/8 and less) passes;
+/// - what a decode *reads*: ``maximumSourcePixelCount`` and ``maximumSourceDimension`` apply to
+///   the size the header declares, because even a streamed decode costs CPU in proportion to the
+///   source, and a 65535x65535 PNG of zeros is 16 MB on the wire and 17 GB to inflate.
+///
+/// Every violation names the property to raise and the value that would have been needed.
 public struct DecodingLimits: Sendable, Hashable {
-    /// Largest accepted `width * height` of one frame. Default: 100 megapixels.
+    /// Largest `width * height` of one bitmap a decoder allocates (after any scaling on load).
+    /// Default: 100 megapixels (400 MB of RGBA), between Pillow's 179 and imgproxy's 50.
     public var maximumPixelCount: Int = 100_000_000
-    /// Largest accepted width or height on its own. Default: 32,768 pixels.
+    /// Largest width or height of one bitmap a decoder allocates. Default: 32,768 pixels.
     public var maximumDimension: Int = 32_768
+    /// Largest `width * height` a header may declare, whatever size the decoder will hold.
+    ///
+    /// Default: 500 megapixels. Streamed, such a source still costs its whole decode in CPU: about
+    /// 1 s for a baseline JPEG at 1/8 scale and 3–5 s of inflate and unfiltering for a PNG on a
+    /// current core, which is as much as one image request should spend. 20000x20000 (400 MP)
+    /// passes; a 65535x65535 "zip bomb" (4.3 gigapixels, 17 GB of RGBA to inflate) is refused
+    /// from its header.
+    public var maximumSourcePixelCount: Int = 500_000_000
+    /// Largest width or height a header may declare. Default: 65,500 pixels, libjpeg's own
+    /// ceiling (`JPEG_MAX_DIMENSION`); the pixel count above is the binding limit in practice.
+    public var maximumSourceDimension: Int = 65_500
     /// Most frames decoded from an animated image. Default: 1,000.
     public var maximumFrameCount: Int = 1_000
     /// Largest sum of pixels over all frames of an animation. Default: 400 megapixels.
@@ -28,22 +48,47 @@ public struct DecodingLimits: Sendable, Hashable {
         case totalFramePixels(count: Int, limit: Int)
         case encodedSize(bytes: Int, limit: Int)
         case progressiveScans(limit: Int)
+        /// The header declares more pixels than ``DecodingLimits/maximumSourcePixelCount``.
+        case sourcePixelCount(width: Int, height: Int, limit: Int)
+        /// The header declares a side longer than ``DecodingLimits/maximumSourceDimension``.
+        case sourceDimension(width: Int, height: Int, limit: Int)
 
         public var description: String {
             switch self {
             case .pixelCount(let width, let height, let limit):
-                "\(width)x\(height) is \(Self.product(width, height)) pixels, more than the limit of \(limit) (DecodingLimits.maximumPixelCount)"
+                "decoding needs a \(width)x\(height) bitmap, \(Self.product(width, height)) pixels, more than the limit of \(limit); "
+                    + Self.raise("maximumPixelCount", Self.product(width, height))
             case .dimension(let width, let height, let limit):
-                "\(width)x\(height) has a side longer than the limit of \(limit) pixels (DecodingLimits.maximumDimension)"
+                "decoding needs a \(width)x\(height) bitmap, with a side longer than the limit of \(limit) pixels; "
+                    + Self.raise("maximumDimension", Self.longer(width, height))
+            case .sourcePixelCount(let width, let height, let limit):
+                "the header declares \(width)x\(height), \(Self.product(width, height)) pixels, more than the limit of \(limit) for a source; "
+                    + Self.raise("maximumSourcePixelCount", Self.product(width, height))
+            case .sourceDimension(let width, let height, let limit):
+                "the header declares \(width)x\(height), a side longer than the limit of \(limit) pixels for a source; "
+                    + Self.raise("maximumSourceDimension", Self.longer(width, height))
             case .frameCount(let count, let limit):
-                "the animation has \(count) frames, more than the limit of \(limit) (DecodingLimits.maximumFrameCount)"
+                "the animation has \(count) frames, more than the limit of \(limit); " + Self.raise("maximumFrameCount", "\(count)")
             case .totalFramePixels(let count, let limit):
-                "the animation's frames hold \(count) pixels in all, more than the limit of \(limit) (DecodingLimits.maximumTotalFramePixels)"
+                "the animation's frames hold \(count) pixels in all, more than the limit of \(limit); "
+                    + Self.raise("maximumTotalFramePixels", count == .max ? "more than \(Int.max)" : "\(count)")
             case .encodedSize(let bytes, let limit):
-                "the encoded image is \(bytes) bytes, more than the limit of \(limit) (DecodingLimits.maximumEncodedSize)"
+                "the encoded image is \(bytes) bytes, more than the limit of \(limit); " + Self.raise("maximumEncodedSize", "\(bytes)")
             case .progressiveScans(let limit):
-                "the progressive JPEG has more than \(limit) scans (DecodingLimits.maximumProgressiveScans)"
+                "the progressive JPEG has more than \(limit) scans; "
+                    + Self.raise("maximumProgressiveScans", "more than \(limit)")
             }
+        }
+
+        /// "raise DecodingLimits.name to at least needed to accept it".
+        private static func raise(_ property: String, _ needed: String) -> String {
+            if needed.hasPrefix("more than") { return "no value of DecodingLimits.\(property) can accept it (\(needed))" }
+            return "raise DecodingLimits.\(property) to at least \(needed) to accept it"
+        }
+
+        /// The longer side, or "more than Int.max" for a negative one (a signed header field).
+        private static func longer(_ width: Int, _ height: Int) -> String {
+            width < 0 || height < 0 ? "more than \(Int.max)" : "\(max(width, height))"
         }
 
         /// `width * height` in words, "more than Int.max" when it does not fit.
@@ -53,7 +98,22 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 
-    /// Checks one frame's declared size; throws ``ImagePipeline/Error/limitExceeded(_:_:)``.
+    /// Checks the size a header declares against ``maximumSourceDimension`` and
+    /// ``maximumSourcePixelCount``, before anything is decoded.
+    ///
+    /// A negative side counts as too long and an overflowing product as too many pixels.
+    public func checkSource(width: Int, height: Int, url: URL?) throws(ImagePipeline.Error) {
+        if width > maximumSourceDimension || height > maximumSourceDimension || width < 0 || height < 0 {
+            throw .limitExceeded(url, .sourceDimension(width: width, height: height, limit: maximumSourceDimension))
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maximumSourcePixelCount {
+            throw .limitExceeded(url, .sourcePixelCount(width: width, height: height, limit: maximumSourcePixelCount))
+        }
+    }
+
+    /// Checks the size of one bitmap a decoder is about to allocate (after any scaling on load);
+    /// throws ``ImagePipeline/Error/limitExceeded(_:_:)``.
     ///
     /// A negative side (a header read into a signed field) counts as too long, and a product that
     /// overflows as too many pixels, whatever the limits are set to.

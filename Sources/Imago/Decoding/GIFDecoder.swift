@@ -18,7 +18,11 @@ struct GIFDecoder: ImageDecoding {
         var reader = GIFReader(bytes: [UInt8](data), url: context.url)
         let screen = try reader.readScreen()
         let limits = context.limits
+        try limits.checkSource(width: screen.width, height: screen.height, url: context.url)
         _ = try limits.checkedByteCount(width: screen.width, height: screen.height, url: context.url)
+        // With a target size each composited frame is box-reduced before it is kept, so an
+        // animation holds one full canvas and reduced frames.
+        let factor = BoxReducer.factor(width: screen.width, height: screen.height, target: context.targetPixelSize)
 
         var canvas = GIFCanvas(width: screen.width, height: screen.height)
         var plane = [UInt8](repeating: 0, count: screen.width * screen.height)
@@ -43,7 +47,7 @@ struct GIFDecoder: ImageDecoding {
                     throw reader.failure("frame \(frames.count + 1) has no colour table")
                 }
                 let shown = canvas.draw(plane, at: descriptor, colors: colors, control: control)
-                frames.append(try AnimationFrame(bitmap: shown, duration: control.duration))
+                frames.append(try AnimationFrame(bitmap: BoxReducer.reduce(shown, factor: factor), duration: control.duration))
                 control = GIFReader.GraphicControl()
             case .end:
                 break decoding

@@ -5,7 +5,8 @@ import Foundation
 /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK, with the EXIF
 /// orientation applied.
 ///
-/// Limits are checked against the header before libjpeg allocates anything. With a target size it
+/// The source limits are checked against the header before libjpeg allocates anything, and the
+/// limits on what is held against the DCT-scaled output. With a target size it
 /// decodes at the smallest DCT scale (1/8 … 8/8) that still covers the target, so a 12-megapixel
 /// photo becomes a 500x375 bitmap for a 256-pixel thumbnail. Any libjpeg warning about the data
 /// itself (premature end, corrupt entropy data) fails the decoding: libjpeg would otherwise pad
@@ -16,7 +17,7 @@ struct JPEGDecoder: ImageDecoding {
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         // libjpeg refuses sides over 65,500 with an error of its own; a limit is the truer answer.
         if let header = ImageHeader.probe(data) {
-            try context.limits.check(width: header.width, height: header.height, url: context.url)
+            try context.limits.checkSource(width: header.width, height: header.height, url: context.url)
         }
         return try data.withBytes { bytes throws(ImagePipeline.Error) in
             let scans = Int32(clamping: context.limits.maximumProgressiveScans)
@@ -26,7 +27,7 @@ struct JPEGDecoder: ImageDecoding {
 
             var header = imago_jpeg_header()
             try check(imago_jpeg_read_header(decoder, &header), decoder, context)
-            try context.limits.check(width: Int(header.width), height: Int(header.height), url: context.url)
+            try context.limits.checkSource(width: Int(header.width), height: Int(header.height), url: context.url)
 
             let scale = Self.scaleNumerator(
                 width: Int(header.width), height: Int(header.height), target: context.targetPixelSize)

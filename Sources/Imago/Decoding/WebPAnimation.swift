@@ -24,7 +24,11 @@ struct WebPAnimation {
         if wanted > limits.maximumFrameCount {
             throw .limitExceeded(context.url, .frameCount(count: wanted, limit: limits.maximumFrameCount))
         }
-        let (totalPixels, overflow) = (width * height).multipliedReportingOverflow(by: wanted)
+        // libwebpdemux cannot scale: it composites full canvases (its own two). With a target size
+        // each frame is box-reduced as it is copied out, so the frames kept are small.
+        let factor = BoxReducer.factor(width: width, height: height, target: context.targetPixelSize)
+        let keptWidth = (width + factor - 1) / factor, keptHeight = (height + factor - 1) / factor
+        let (totalPixels, overflow) = (keptWidth * keptHeight).multipliedReportingOverflow(by: wanted)
         if overflow || totalPixels > limits.maximumTotalFramePixels {
             throw .limitExceeded(
                 context.url,
@@ -54,9 +58,20 @@ struct WebPAnimation {
             guard imago_webp_animation_next(animation, &canvas, &timestamp) != 0, let canvas else {
                 throw failure("libwebp could not decode frame \(index + 1) of \(wanted) (corrupt or cut short)")
             }
-            let pixels = [UInt8](UnsafeBufferPointer(start: canvas, count: byteCount))
+            let kept: Bitmap
+            if factor > 1 {
+                let reducer = BoxReducer(sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: .straight)
+                for y in 0..<height { reducer.add(row: canvas + y * width * Bitmap.bytesPerPixel) }
+                kept = reducer.finish()
+            } else {
+                kept = Bitmap(
+                    width: width, height: height, alphaMode: .straight,
+                    pixels: [UInt8](UnsafeBufferPointer(start: canvas, count: byteCount)))
+            }
+            let pixels = kept.pixels
             let isOpaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
-            let shown = Bitmap(width: width, height: height, alphaMode: isOpaque ? .opaque : .straight, pixels: pixels)
+            let shown = Bitmap(
+                width: kept.width, height: kept.height, alphaMode: isOpaque ? .opaque : .straight, pixels: pixels)
             let duration = Int(timestamp) - Int(previousTimestamp)
             previousTimestamp = timestamp
             frames.append(try AnimationFrame(bitmap: shown, duration: .milliseconds(duration <= 10 ? 100 : duration)))

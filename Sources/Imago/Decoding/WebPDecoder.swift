@@ -5,7 +5,9 @@ import Foundation
 /// Decodes WebP (lossy, lossless, with alpha, animated) with the system's libwebp and
 /// libwebpdemux, linked at build time (Debian: libwebp-dev).
 ///
-/// The header's size is checked against the limits before any pixel memory exists; animations
+/// The header's size is checked against the source limits, and the size decoded (scaled by
+/// libwebp when there is a target size) against the limits on what is held, before any pixel
+/// memory exists; animations
 /// are played by libwebpdemux's `WebPAnimDecoder` (see ``WebPAnimation``). A still bitstream of
 /// another size than its header declares fails, so no pixel is ever left unwritten.
 struct WebPDecoder: ImageDecoding {
@@ -18,19 +20,42 @@ struct WebPDecoder: ImageDecoding {
             let status = imago_webp_get_info(base, bytes.count, &info)
             guard status == 0 else { throw failure(context, Self.describe(status: status)) }
             let width = Int(info.width), height = Int(info.height)
-            let byteCount = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
+            try context.limits.checkSource(width: width, height: height, url: context.url)
             if info.has_animation != 0 {
+                _ = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
                 return try WebPAnimation(context: context, width: width, height: height).decode(bytes)
             }
-            let bytesPerRow = width * Bitmap.bytesPerPixel
+            let scaled = Self.scaledSize(width: width, height: height, target: context.targetPixelSize)
+            let byteCount = try context.limits.checkedByteCount(
+                width: scaled.width, height: scaled.height, url: context.url)
+            let bytesPerRow = scaled.width * Bitmap.bytesPerPixel
             let pixels = [UInt8].filled(count: byteCount) { buffer in
-                imago_webp_decode_still(base, bytes.count, info.width, info.height, buffer, byteCount, bytesPerRow) != 0
+                imago_webp_decode_still(
+                    base, bytes.count, info.width, info.height, Int32(scaled.width), Int32(scaled.height), buffer,
+                    byteCount, bytesPerRow) != 0
             }
             guard let pixels else { throw failure(context, "libwebp could not decode the bitstream (corrupt or cut short)") }
             let alphaMode: Bitmap.AlphaMode = info.has_alpha != 0 ? .straight : .opaque
             return try ImageContainer(
-                bitmap: Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels), format: .webp)
+                bitmap: Bitmap(width: scaled.width, height: scaled.height, alphaMode: alphaMode, pixels: pixels),
+                format: .webp)
         }
+    }
+
+    /// The size libwebp decodes a still at: with a target, scaled by libwebp's own rescaler (during
+    /// decoding, so the full-size image never exists) to twice the target on the longer side,
+    /// leaving the last step to the Lanczos pass; the full size without a target or when that is
+    /// not a reduction.
+    static func scaledSize(width: Int, height: Int, target: Int?) -> PixelSize {
+        let longer = max(width, height)
+        guard let target, target > 0, target <= longer / 4, longer > 0 else {
+            return PixelSize(width: width, height: height)
+        }
+        let scaledLonger = target * 2
+        func scale(_ side: Int) -> Int {
+            side == longer ? scaledLonger : max(1, (side * scaledLonger + longer / 2) / longer)
+        }
+        return PixelSize(width: scale(width), height: scale(height))
     }
 
     private func failure(_ context: DecodingContext, _ reason: String) -> ImagePipeline.Error {
