@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release imago-bench [--json] [--repetitions N]`
+/// `swift run -c release imago-bench [--json] [--repetitions N] [--only thumbnails]`
 ///
 /// Every figure is measured beside its baseline in the same run, interleaved, and reported as the
 /// median of N repetitions with the ratio ours / baseline. See Benchmarks/README.md.
@@ -9,6 +9,13 @@ struct ImagoBench {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--page-faults") { try PageFaultProbe.run(); return }
+        if let index = arguments.firstIndex(of: "--thumbnail-child"), arguments.count >= 3 {
+            let rest = Array(arguments[index...].dropFirst())
+            try ThumbnailBenchmark.child(path: rest[0], target: Int(rest[1]) ?? 256)
+            return
+        }
+        // `--only thumbnails`: just the whole-process thumbnail comparison with libvips and Pillow.
+        let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
         let json = arguments.contains("--json")
         var repetitions = 7
         if let index = arguments.firstIndex(of: "--repetitions"), arguments.index(after: index) < arguments.endIndex,
@@ -31,6 +38,15 @@ struct ImagoBench {
         }
 
         var figures: [Figure] = []
+        if only == "thumbnails" {
+            note("thumbnails of whole files, Imago, libvips and Pillow in child processes")
+            figures += try ThumbnailBenchmark.run(repetitions: repetitions, directory: directory)
+            let report = Report(
+                machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
+                figures: figures, seconds: (ContinuousClock.now - started).seconds)
+            print(json ? report.json() : report.table())
+            return
+        }
         note("memory cache")
         figures += try MemoryCacheBenchmark.run(repetitions: repetitions)
         note("disk cache")
@@ -39,6 +55,12 @@ struct ImagoBench {
         figures += try CodecBenchmark.decode(repetitions: repetitions, directory: directory, python: python)
         note("thumbnail")
         figures += try CodecBenchmark.thumbnail(repetitions: repetitions, directory: directory, python: python)
+        note("thumbnails of whole files beside libvips and Pillow")
+        do {
+            figures += try ThumbnailBenchmark.run(repetitions: repetitions, directory: directory)
+        } catch {
+            note("skipped: \(error)")
+        }
         note("network")
         figures += try await NetworkBenchmark.run(repetitions: repetitions)
         note("done")

@@ -20,18 +20,18 @@ import Testing
             return
         }
         switch violation {
-        case .dimension, .pixelCount: break
+        case .dimension, .pixelCount, .sourceDimension, .sourcePixelCount: break
         default: Issue.record("unexpected violation \(violation)")
         }
     }
 
     @Test func bombWithinDimensionLimitHitsPixelLimit() throws {
         var limits = DecodingLimits()
-        limits.maximumDimension = 100_000
+        limits.maximumSourceDimension = 100_000
         let error = #expect(throws: ImagePipeline.Error.self) {
             try ImageDecoder.decode(try Fixture.data("bomb.png"), limits: limits)
         }
-        #expect(error == .limitExceeded(nil, .pixelCount(width: 65_535, height: 65_535, limit: 100_000_000)))
+        #expect(error == .limitExceeded(nil, .sourcePixelCount(width: 65_535, height: 65_535, limit: 500_000_000)))
     }
 
     /// Truncated files fail; libjpeg would otherwise return the top of the picture over grey.

@@ -33,6 +33,8 @@ import Testing
         var limits = DecodingLimits()
         limits.maximumDimension = .max
         limits.maximumPixelCount = .max
+        limits.maximumSourceDimension = .max
+        limits.maximumSourcePixelCount = .max
         limits.maximumTotalFramePixels = .max
         return limits
     }

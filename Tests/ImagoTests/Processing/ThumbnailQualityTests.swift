@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@testable import Imago
+
+/// Imago's thumbnails (shrink-on-load, box reduction, Lanczos-3) against Pillow's `thumbnail()`
+/// (Lanczos, no draft) of the same files, made once by Fixtures/make-thumbnail-references.py.
+@Suite struct ThumbnailQualityTests {
+    @Test(arguments: ["thumbnail-photo.jpg", "thumbnail-alpha.png", "thumbnail-photo.webp"])
+    func withinThirtyTwoDecibelsOfPillow(_ file: String) throws {
+        let data = try Fixture.data(file)
+        let decoded = try ImageDecoder.decode(data, targetPixelSize: 256)
+        let thumbnail = try ThumbnailProcessor(maximumPixelSize: 256).process(decoded).bitmap()
+        let referenceFile = file.replacingOccurrences(of: ".", with: "-") + ".pillow256.png"
+        let reference = try ImageDecoder.decode(try Fixture.data(referenceFile)).bitmap()
+        try #require(thumbnail.width == reference.width && thumbnail.height == reference.height,
+            "\(thumbnail.width)x\(thumbnail.height) vs Pillow's \(reference.width)x\(reference.height)")
+        let psnr = peakSignalToNoise(thumbnail, reference)
+        #expect(psnr >= 32, "\(file): \(psnr) dB")
+    }
+}
