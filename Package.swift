@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "CImagoCodecs",
             cSettings: [.treatAllWarnings(as: .error)],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl"), .linkedLibrary("heif"), .linkedLibrary("avif")]
         ),
         .testTarget(
             name: "ImagoTests",
