@@ -36,7 +36,7 @@ imago_avif_decoder *imago_avif_decoder_create(const uint8_t *data, size_t size, 
         free(shim);
         return NULL;
     }
-    shim->decoder->imageCountLimit = maximum_frames > 0 ? (uint32_t)maximum_frames : 1;
+    shim->decoder->imageCountLimit = maximum_frames > 0 ? (uint32_t)maximum_frames : 0; /* 0: no limit */
     shim->decoder->ignoreExif = AVIF_TRUE;
     shim->decoder->ignoreXMP = AVIF_TRUE;
     avifResult result = avifDecoderSetIOMemory(shim->decoder, data, size);

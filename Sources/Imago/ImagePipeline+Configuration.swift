@@ -99,8 +99,11 @@ extension ImagePipeline {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
                 configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
-            self.decoders = decoders
-            if let decoder { self.decoder = decoder }
+            var registry = decoders
+            if let decoder {
+                if let given = decoder as? ImageDecoderRegistry { registry = given } else { registry.register(decoder) }
+            }
+            self.decoders = registry
             self.decodingLimits = decodingLimits
             self.memoryCache = memoryCache
             self.diskCache = diskCache

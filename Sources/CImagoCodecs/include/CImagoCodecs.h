@@ -105,4 +105,8 @@ typedef struct {
 /* The WEBP_DECODER_ABI_VERSION this layout matches (libwebp 1.2.4). */
 #define IMAGO_WEBP_DECODER_ABI_VERSION 0x0209
 
+/* ---------------------------------------------------------------- HEIF and AVIF */
+
+#include "CImagoHEIFAVIF.h"
+
 #endif

@@ -51,7 +51,8 @@ typedef struct {
     int frame_count; /* 1 for a still image */
 } imago_avif_info;
 
-/* Parses `size` bytes at `data` (valid until destroy); `maximum_frames` caps the sequence length.
+/* Parses `size` bytes at `data` (valid until destroy); `maximum_frames` caps the sequence length
+ * (0: no cap, when only the first frame is decoded).
  * NULL on failure, with libavif's words in `message` and the outcome in `status`. */
 imago_avif_decoder *imago_avif_decoder_create(const uint8_t *data, size_t size, int maximum_frames,
                                               imago_avif_info *info, char *message, int *status);

@@ -27,7 +27,7 @@ struct AVIFDecoder: ImageDecoding {
                 return .decodingFailed(context.url, .avif, reason: "libavif\(place): \(words)")
             }
             var info = imago_avif_info()
-            let frameLimit = Int32(clamping: limits.maximumFrameCount)
+            let frameLimit = context.decodesAllFrames ? Int32(clamping: limits.maximumFrameCount) : 0
             guard let base = bytes.baseAddress,
                 let decoder = imago_avif_decoder_create(base, bytes.count, frameLimit, &info, &message, &status)
             else { throw failure(status) }

@@ -4,7 +4,7 @@
 public struct AnimationFrameBuffer<Source: AnimationFrameSource>: Sendable {
     /// Most decoded frames held ahead of the one on screen. Default: 2.
     public let capacity: Int
-    private var source: Source
+    public private(set) var source: Source
     /// Decoded frames in play order, with their index in the animation.
     private var queue: [(index: Int, frame: AnimationFrame)] = []
     /// The animation index of the next frame the source will decode.

@@ -86,7 +86,7 @@ struct ISOBMFFHeader: Sendable, Hashable {
     }
 
     /// Reads the box header at `offset` inside `range`.
-    private static func box(
+    private static func readBox(
         in bytes: ByteReader, at offset: Int, within range: Range<Int>, path: String
     ) throws(Failure) -> Box {
         guard offset + 8 <= range.upperBound, let size32 = bytes.uint32BE(at: offset),
@@ -128,7 +128,7 @@ struct ISOBMFFHeader: Sendable, Hashable {
         guard depth <= maximumDepth else { throw Failure(description: "boxes nest deeper than \(maximumDepth) levels") }
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let box = try box(in: bytes, at: offset, within: range, path: path)
+            let box = try readBox(in: bytes, at: offset, within: range, path: path)
             let here = path.isEmpty ? box.type : path + "/" + box.type
             try visit(box, bytes, depth: depth, path: here, state: &state)
             offset = box.payload.upperBound
@@ -192,7 +192,7 @@ struct ISOBMFFHeader: Sendable, Hashable {
     ) throws(Failure) {
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let property = try box(in: bytes, at: offset, within: range, path: path)
+            let property = try readBox(in: bytes, at: offset, within: range, path: path)
             let p = property.payload
             switch property.type {
             case "ispe":
