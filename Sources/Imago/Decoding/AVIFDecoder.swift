@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)  // with the other Linux codecs; Apple platforms use ImageIO
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
 import CImagoCodecs
 import Foundation
 
@@ -59,7 +59,9 @@ struct AVIFDecoder: ImageDecoding {
                     return status == IMAGO_DECODED
                 }
                 guard let pixels else { throw failure(status, frame: count > 1 ? index : nil) }
-                let bitmap = Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels)
+                // libavif 0.11 reports alpha for some sequences whose frames are all opaque.
+                let isOpaque = alphaMode == .opaque || stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+                let bitmap = Bitmap(width: width, height: height, alphaMode: isOpaque ? .opaque : .straight, pixels: pixels)
                 // Clamped before the conversion: a hostile timescale can make any double.
                 let milliseconds = seconds.isFinite ? min(max(seconds, 0), 3_600) * 1_000 : 0
                 let declared = Duration.milliseconds(Int64(milliseconds))

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)  // with the other Linux codecs; Apple platforms use ImageIO
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
 import CImagoCodecs
 import Foundation
 

@@ -2,9 +2,9 @@ import Foundation
 
 /// The built-in decoder: hands the bytes to the codec for their format.
 ///
-/// On Linux that is libjpeg-turbo, libpng, libwebp, a Swift GIF decoder, libheif (HEIF/HEIC) and
-/// libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by default,
-/// behind any decoder you register. Either way it enforces ``DecodingLimits`` before any pixel memory is
+/// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, a Swift GIF decoder, libheif
+/// (HEIF/HEIC) and libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
+/// default, behind any decoder you register. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
 public struct ImageDecoder: ImageDecoding {
     public init() {}
@@ -14,7 +14,7 @@ public struct ImageDecoder: ImageDecoding {
 
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try context.limits.check(encodedSize: data.count, url: context.url)
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         switch context.format {
         case .jpeg: return try JPEGDecoder().decode(data, context: context)
         case .png: return try PNGDecoder().decode(data, context: context)
