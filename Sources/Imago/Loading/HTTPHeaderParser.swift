@@ -79,8 +79,8 @@ enum HTTPHeaderParser {
         }
     }
 
-    /// `DateFormatter` is not thread-safe: every use holds ``dateLock``.
-    nonisolated(unsafe) private static let dateFormatters: [DateFormatter] = [
+    /// Used under ``dateLock``: formatters keep mutable state while parsing.
+    private static let dateFormatters: [DateFormatter] = [
         "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
     ].map { format in
         let formatter = DateFormatter()

@@ -170,7 +170,8 @@ extension LoadingTests {
             ("", "http_status"), ("file:///etc/passwd", "connection_failed"), ("ftp://127.0.0.1/a", "connection_failed"),
             ("b.jpg", "ok"), ("/b.jpg?q=1", "ok"),
         ])
-        func locations(_ kind: LoaderKind, location: String, expected: String) async throws {
+        func locations(_ kind: LoaderKind, case: (location: String, expected: String)) async throws {
+            let (location, expected) = `case`
             try await withTestServer { server in
                 server.set("/b.jpg", data: sampleBytes(10))
                 server.setBehavior("/a.jpg", .status(302, headers: ["Location": location]))
