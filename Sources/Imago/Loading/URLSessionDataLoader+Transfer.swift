@@ -120,6 +120,9 @@ extension URLSessionDataLoader {
                 let location = response.value(forHTTPHeaderField: "Location") ?? proposed.url?.absoluteString
                 switch state.redirects.decide(status: response.statusCode, location: location) {
                 case .deliver:
+                    // The session saw a redirect the policy does not (an empty `Location`): report
+                    // the status, as HTTPClientDataLoader does.
+                    state.fail(.httpStatus(state.validator.url, statusCode: response.statusCode))
                     return nil
                 case .follow(let url, let headers):
                     var next = URLRequest(

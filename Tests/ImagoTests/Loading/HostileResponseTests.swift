@@ -71,6 +71,8 @@ extension LoadingTests {
             case error(Set<String>)
             /// The body exactly, or an error of one of these codes (transports differ).
             case bodyOr(Set<String>)
+            /// The first bytes of the body exactly (all that was declared), or an error of these codes.
+            case prefix(Int, Set<String>)
 
             var testDescription: String { "\(self)" }
         }
@@ -83,7 +85,8 @@ extension LoadingTests {
             ("a list of one length", "SIZE, SIZE", .bodyOr(["connection_failed"])),
             ("huge", "99999999999999999999999999", .error(["connection_failed", "body_too_large"])),
             ("over the limit", "9223372036854775807", .error(["connection_failed", "body_too_large"])),
-            ("shorter than the body", "5", .error(["connection_failed", "body_length_mismatch"])),
+            // The declared 5 bytes are the whole response: what follows cannot be told from garbage.
+            ("shorter than the body", "5", .prefix(5, ["connection_failed", "body_length_mismatch"])),
             ("longer than the body", "SIZE0", .error(["connection_failed", "body_length_mismatch"])),
             ("hex", "0x10", .error(["connection_failed"])),
             ("with a plus", "+SIZE", .error(["connection_failed"])),
@@ -94,6 +97,13 @@ extension LoadingTests {
             let body = try Self.body()
             let (_, template, outcome) = Self.lengths[index]
             let value = template.replacing("SIZE", with: String(body.count))
+            #if os(Linux)
+            // FoundationNetworking converts curl's Content-Length (a Double) to Int64 unchecked
+            // and traps at 2^63 and beyond, before any delegate sees the response: a
+            // swift-corelibs-foundation bug no loader code can intercept. HTTPClientDataLoader,
+            // the Linux default, is tested with these values.
+            if kind == .urlSession, value.count >= 19 { return }
+            #endif
             try await withTestServer { server in
                 server.setBehavior(
                     "/a.jpg", Self.respond([("Content-Length", value)], body: body, withLength: false))
@@ -107,7 +117,10 @@ extension LoadingTests {
                 switch (outcome, result) {
                 case (.body, .success(let data)), (.bodyOr, .success(let data)):
                     #expect(data == body)
-                case (.error(let codes), .failure(let error)), (.bodyOr(let codes), .failure(let error)):
+                case (.prefix(let count, _), .success(let data)):
+                    #expect(data == body.prefix(count))
+                case (.error(let codes), .failure(let error)), (.bodyOr(let codes), .failure(let error)),
+                    (.prefix(_, let codes), .failure(let error)):
                     #expect(codes.contains(error.code), "\(error)")
                 default:
                     Issue.record("Content-Length \(value): expected \(outcome), got \(result)")

@@ -176,7 +176,9 @@ extension LoadingTests {
                 server.set("/b.jpg", data: sampleBytes(10))
                 server.setBehavior("/a.jpg", .status(302, headers: ["Location": location]))
                 let error = try await kind.withLoader { await $0.error(loading: server.url(for: "/a.jpg")) }
-                #expect((error?.code ?? "ok") == expected, "\(String(describing: error))")
+                // FoundationNetworking fails an empty Location itself, before the delegate sees it.
+                let allowed = location.isEmpty && kind == .urlSession ? [expected, "connection_failed"] : [expected]
+                #expect(allowed.contains(error?.code ?? "ok"), "\(String(describing: error))")
             }
         }
     }
