@@ -67,7 +67,7 @@ import Testing
         server.setBehavior(Kind.truncated.path, .truncated(sendBytes: image.count / 2))
         server.setBehavior(Kind.wrongLength.path, .wrongContentLength(declared: image.count + 100))
         server.setBehavior(Kind.serverError.path, .status(500, body: Data("oops".utf8)))
-        server.setBehavior(Kind.stall.path, .trickle(bytesPerInterval: 64, interval: .seconds(5)))
+        server.setBehavior(Kind.stall.path, .trickle(bytesPerInterval: 64, interval: .seconds(10)))
         var garbage = SystemRandomNumberGenerator()
         server.setBehavior(Kind.garbage.path, .raw(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &garbage) })))
         server.setBehavior(Kind.endless.path, .endless(chunkSize: 16 * 1024))
@@ -89,7 +89,7 @@ import Testing
         let image = try Fixtures.jpeg(width: 64, height: 48)
         let loaderConfiguration = DataLoaderConfiguration(
             maximumBodySize: 1024 * 1024, connectTimeout: .seconds(10), downloadTimeout: .seconds(20),
-            stallTimeout: .seconds(1), maximumConnections: 32)
+            stallTimeout: .seconds(3), maximumConnections: 32)
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(configuration: loaderConfiguration)
         let diskCache = try DiskCache(directory: directory)
         // No memory cache: every request goes to the disk cache and the network, and memory
