@@ -67,6 +67,11 @@ extension ImagePipeline {
         /// Where the pipeline logs. Default: a logger labelled `imago` that discards everything;
         /// Imago never bootstraps the logging system.
         public var logger: Logger
+        /// Whether the pipeline's log messages leave out the parts of URLs that commonly carry
+        /// secrets (user, password, query string, fragment; see
+        /// ``Foundation/URL/redactedDescription``). Error descriptions always do; call
+        /// ``ImagePipeline/Error/description(redactingURLs:)`` for the whole URL. Default: `true`.
+        public var redactsURLs: Bool
         /// The prefix of the swift-metrics labels. Default: `imago`.
         public var metricsLabel: String
         /// Makes the swift-metrics instruments. Default: `nil`, the process-wide
@@ -94,7 +99,8 @@ extension ImagePipeline {
             clock: any Clock<Duration> = ContinuousClock(),
             logger: Logger = Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() }),
             metricsLabel: String = "imago",
-            metricsFactory: (any MetricsFactory)? = nil
+            metricsFactory: (any MetricsFactory)? = nil,
+            redactsURLs: Bool = true
         ) {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
@@ -120,7 +126,14 @@ extension ImagePipeline {
             self.logger = logger
             self.metricsLabel = metricsLabel
             self.metricsFactory = metricsFactory
+            self.redactsURLs = redactsURLs
         }
+
+        /// `url` as the logs show it, redacted unless ``redactsURLs`` is off.
+        func logged(_ url: URL) -> String { url.description(redacting: redactsURLs) }
+
+        /// `error` as the logs show it, its URL redacted unless ``redactsURLs`` is off.
+        func logged(_ error: ImagePipeline.Error) -> String { error.description(redactingURLs: redactsURLs) }
 
         /// The platform's default loader: `HTTPClientDataLoader` on Linux, `URLSessionDataLoader`
         /// on Apple platforms.
