@@ -27,8 +27,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: "Write each decoded image into this directory (PNG, or JPEG for JPEG sources).")
     var outputDirectory: String?
 
-    @Option(help: "Download priority: veryLow, low, normal, high or veryHigh.")
-    var priority: ImageRequest.Priority = .normal
+    @Option(help: "Download priority, most urgent first in the queue.")
+    var priority: PriorityArgument = .normal
 
     @Option(help: "Retries after a transient failure (connection error, timeout, 408, 429, 5xx).")
     var retries: Int = RetryPolicy.default.maximumAttempts - 1
@@ -93,7 +93,7 @@ struct FetchCommand: AsyncParsableCommand {
             for (index, url) in unique.enumerated() {
                 let request = ImageRequest(
                     url: URL(string: url)!, thumbnailPixelSize: thumbnailPixelSize,
-                    cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority)
+                    cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
                 group.addTask {
                     await FetchReport.load(request, index: index, pipeline: pipeline, output: output)
                 }
