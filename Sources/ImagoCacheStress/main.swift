@@ -33,8 +33,7 @@ do {
     FileHandle.standardError.write(Data("imago-cache-stress: \(error)\n".utf8))
     exit(1)
 }
-print("ready")
-fflush(stdout)
+FileHandle.standardOutput.write(Data("ready\n".utf8))
 
 var random = StressPayload.Generator(seed: seed)
 while true {

@@ -108,11 +108,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) {
-        var replaced: [Entry] = []
-        let (answerNow, notify) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+        let (answerNow, notify, replaced) = state.withLock { state -> (Bool, (@Sendable () -> Void)?, Entry?) in
             // Checked under the lock: `leave` takes it too, so a cancellation is either seen
             // here or finds the waiter registered.
-            if Task.isCancelled { return (true, nil) }
+            if Task.isCancelled { return (true, nil, nil) }
+            var replaced: Entry?
             while true {
                 if state.entries[key] == nil {
                     state.entries[key] = Entry(generation: state.makeID())
@@ -121,12 +121,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 switch state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority) {
                 case .join:
                     guard let before, priority > before, let observer = state.entries[key]!.priorityObserver else {
-                        return (false, nil)
+                        return (false, nil, replaced)
                     }
-                    return (false, { observer(priority) })
+                    return (false, { observer(priority) }, replaced)
                 case .closed:
                     // Finished or abandoned: replace it (released after the lock).
-                    if let closed = state.entries.removeValue(forKey: key) { replaced.append(closed) }
+                    replaced = state.entries.removeValue(forKey: key)
                 case .start:
                     let context = Context(table: self, key: key, generation: state.entries[key]!.generation)
                     state.entries[key]!.task = Task.detached(priority: priority.taskPriority) {
@@ -138,7 +138,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         }
                         self.finish(key: key, generation: context.generation, outcome: outcome)
                     }
-                    return (false, nil)
+                    return (false, nil, replaced)
                 }
             }
         }

@@ -75,3 +75,23 @@ private struct NamedProcessor: ImageProcessing {
     init(_ identifier: String) { self.identifier = identifier }
     func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer { container }
 }
+
+@Suite("Entry header parser")
+struct EntryHeaderParseTests {
+    @Test("Round trip, truncation and damage are values or thrown errors, never traps")
+    func parse() throws {
+        let header = EntryHeader(
+            key: "k", payloadLength: 3, payloadChecksum: 7, createdAt: Date(timeIntervalSince1970: 1),
+            expiresAt: nil, metadata: ["a": "b"])
+        let bytes = header.encoded()
+        let parsed = try EntryHeader.parse(bytes + [1, 2, 3])
+        #expect(parsed.header == header && parsed.length == bytes.count)
+        #expect(throws: EntryHeader.ParseError.truncated(length: bytes.count)) { try EntryHeader.parse(Array(bytes.dropLast())) }
+        #expect(throws: EntryHeader.ParseError.invalid) { try EntryHeader.parse([]) }
+        for index in bytes.indices {
+            var damaged = bytes
+            damaged[index] ^= 0x5A
+            _ = try? EntryHeader.parse(damaged)
+        }
+    }
+}

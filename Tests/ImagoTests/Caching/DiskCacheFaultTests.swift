@@ -33,12 +33,7 @@ final class LogRecorder: Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            recorder.record(level, "\(message)")
-        }
+        func log(event: LogEvent) { recorder.record(event.level, "\(event.message)") }
     }
 }
 

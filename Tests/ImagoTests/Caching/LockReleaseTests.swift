@@ -8,12 +8,19 @@ import Testing
 /// there and must return within the bound. Freed under the lock, the probe would wait for the
 /// lock this thread holds, and the check fails (after the bound) instead of the test hanging.
 final class ReleaseProbe: Sendable {
-    private let probe: @Sendable () -> Void
-    private let freedOutsideLock: Mutex<[Bool]>
+    /// One entry per probe freed: whether the lock was free then.
+    final class Results: Sendable {
+        private let values = Mutex<[Bool]>([])
+        func append(_ value: Bool) { values.withLock { $0.append(value) } }
+        var all: [Bool] { values.withLock { $0 } }
+    }
 
-    init(recordingInto results: Mutex<[Bool]>, probe: @escaping @Sendable () -> Void) {
+    private let probe: @Sendable () -> Void
+    private let results: Results
+
+    init(recordingInto results: Results, probe: @escaping @Sendable () -> Void) {
         self.probe = probe
-        self.freedOutsideLock = results
+        self.results = results
     }
 
     deinit {
@@ -24,7 +31,7 @@ final class ReleaseProbe: Sendable {
             done.signal()
         }
         let free = done.wait(timeout: .now() + 20) == .success
-        freedOutsideLock.withLock { $0.append(free) }
+        results.append(free)
     }
 }
 
@@ -39,7 +46,7 @@ final class LateReference<Object: Sendable>: Sendable {
 struct LockReleaseTests {
     @Test("MemoryCache frees evicted, replaced, removed and trimmed values after its lock")
     func memoryCache() {
-        let results = Mutex<[Bool]>([])
+        let results = ReleaseProbe.Results()
         let reference = LateReference<MemoryCache<String, ReleaseProbe>>()
         let cache = MemoryCache<String, ReleaseProbe>(configuration: .init(costLimit: 10, countLimit: 2))
         reference.set(cache)
@@ -54,12 +61,12 @@ struct LockReleaseTests {
         cache.trim(toCount: 0)
         cache.store(probe(), forKey: "d", cost: 1)
         cache.removeAll()
-        #expect(results.withLock { $0 } == [true, true, true, true, true])
+        #expect(results.all == [true, true, true, true, true])
     }
 
     @Test("InFlightTable frees a finished entry (and what its observer holds) after its lock")
     func inFlightTable() async throws {
-        let results = Mutex<[Bool]>([])
+        let results = ReleaseProbe.Results()
         let table = InFlightTable<String, Int>()
         let value = try await table.value(for: "k", priority: .normal, cancellation: .cancelled(URL(string: "http://x")!)) {
             context in
@@ -68,6 +75,6 @@ struct LockReleaseTests {
             return 7
         }
         #expect(value == 7)
-        #expect(results.withLock { $0 } == [true])
+        #expect(results.all == [true])
     }
 }

@@ -42,16 +42,16 @@ struct PendingDiskWritesTests {
                 }
                 let disk = try DiskCache(directory: directory, configuration: .init(), now: { Date() }, calls: calls)
                 var configuration = ImagePipeline.Configuration(diskCache: disk, connectivity: .alwaysReachable)
-                configuration.maximumPendingDiskWrites = 2
+                configuration.maximumPendingDiskWrites = 1  // one blocked thread at most: the pool has few
                 let pipeline = ImagePipeline(configuration: configuration)
-                for index in 0..<4 {
+                for index in 0..<3 {
                     let response = try await pipeline.image(for: ImageRequest(url: server.url(for: "/\(index).jpg")))
                     #expect(response.source == .network)
                 }
                 #expect(pipeline.skippedDiskWriteCount == 2)
                 gate.signal()
                 await pipeline.waitForDiskWrites()
-                #expect(disk.statistics().entryCount == 2)
+                #expect(disk.statistics().entryCount == 1)
             }
         }
     }

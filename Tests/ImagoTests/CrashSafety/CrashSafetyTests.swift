@@ -170,7 +170,7 @@ enum StressPayload {
         var generator = Generator(seed: UInt64(index) &* 0x1000_0000_01B3 &+ 17)
         let count = 1 + Int(generator.next() % (96 * 1024))
         var data = Data(count: count)
-        data.withUnsafeMutableBytes { buffer in
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             var offset = 0
             while offset < count {
                 var word = generator.next()
