@@ -49,7 +49,7 @@ extension ImagePipeline {
         scheduleDiskWrite(for: request, bytes: container.cost) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 90) : PNGEncoder()
             try diskCache.store(
-                try encoder.encode(container.image), forKey: request.processedKey, metadata: metadata, expiry: expiry)
+                try encoder.encode(container.bitmap()), forKey: request.processedKey, metadata: metadata, expiry: expiry)
         }
     }
 
@@ -150,7 +150,7 @@ extension ImageContainer {
         #if canImport(UIKit) || canImport(AppKit)
         format == .jpeg
         #else
-        image.alphaMode == .opaque
+        image.pixels.alphaMode == .opaque
         #endif
     }
 }
