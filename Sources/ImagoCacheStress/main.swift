@@ -3,7 +3,10 @@
 // alone (`StressPayload`), so any read, in this process or in the one that reopens the cache after
 // a SIGKILL, can be checked byte for byte.
 //
-//     imago-cache-stress DIRECTORY SEED [KEYS]
+//     imago-cache-stress DIRECTORY SEED [KEYS [PAUSE]]
+//
+// PAUSE (microseconds, default 0) is slept after every operation, so the stress shares a busy
+// machine with the rest of the test suite instead of starving it.
 //
 // Prints "ready" once the cache is open, then stores, reads, removes and sweeps at random (seeded)
 // forever. A read that returns bytes other than the key's payload prints the key to standard error
@@ -27,6 +30,7 @@ guard arguments.count >= 3, let seed = UInt64(arguments[2]) else {
     exit(2)
 }
 let keyCount = arguments.count >= 4 ? max(Int(arguments[3]) ?? 48, 1) : 48
+let pause = arguments.count >= 5 ? UInt32(clamping: max(Int(arguments[4]) ?? 0, 0)) : 0
 let directory = URL(fileURLWithPath: arguments[1], isDirectory: true)
 
 let cache: DiskCache
@@ -56,4 +60,5 @@ while true {
     default:
         cache.sweep()
     }
+    if pause > 0 { usleep(pause) }
 }

@@ -86,7 +86,9 @@ struct CrashSafetyTests {
     private static func launch(_ executable: URL, directory: URL, seed: UInt64, figures: inout Figures) -> Process? {
         let process = Process()
         process.executableURL = executable
-        process.arguments = [directory.path, String(seed), String(keyCount)]
+        // A short pause after each operation keeps the helpers from starving the tests that run
+        // alongside; kills still land mid-write (a store of up to 96 KiB takes about as long).
+        process.arguments = [directory.path, String(seed), String(keyCount), "200"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
