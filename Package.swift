@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ImagoUI", targets: ["ImagoUI"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
         .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
+        .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -67,6 +68,8 @@ let package = Package(
             dependencies: ["Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
+        // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
+        .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago"], swiftSettings: strict),
         // libjpeg-turbo, libpng and libwebp shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
         // libpng-dev, libwebp-dev). Apple builds never see this target: they decode with ImageIO.
         .target(

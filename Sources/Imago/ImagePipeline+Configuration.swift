@@ -78,6 +78,14 @@ extension ImagePipeline {
         /// `MetricsSystem.factory` (a no-op until the application bootstraps one); Imago never
         /// bootstraps the metrics system.
         public var metricsFactory: (any MetricsFactory)?
+        /// The most disk writes that may wait to run at once; a write beyond it is skipped (and
+        /// counted and logged), never waited for, so a slow disk cannot hold the response path or
+        /// memory. Default: 64.
+        public var maximumPendingDiskWrites: Int = 64
+        /// The most bytes that waiting disk writes may keep alive (downloaded bytes, or decoded
+        /// pixels of processed variants still to encode); a write beyond it is skipped like one
+        /// over ``maximumPendingDiskWrites``. Default: 64 MiB.
+        public var maximumPendingDiskWriteBytes: Int = 64 * 1024 * 1024
 
         /// A configuration with every default but what is given.
         public init(

@@ -58,39 +58,14 @@ import Testing
             let log = LogRecorder()
             var configuration = ImagePipeline.Configuration(
                 retryPolicy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(1)), connectivity: .alwaysReachable,
-                logger: Logger(label: "test") { _ in log }, redactsURLs: redacts)
+                logger: log.logger, redactsURLs: redacts)
             configuration.memoryCache = nil
             let pipeline = ImagePipeline(configuration: configuration)
             await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: ImageRequest(url: url)) }
-            let lines = log.messages
+            let lines = log.all
             #expect(lines.contains { $0.contains("Retrying") }, "\(lines)")
             let leaked = lines.contains { line in ["hunter2", "s3cr3t"].contains { line.contains($0) } }
             #expect(leaked == !redacts, "\(lines)")
         }
-    }
-}
-
-/// A swift-log handler that keeps every message, for tests that read the logs.
-final class LogRecorder: LogHandler, Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var messages: [String] { lines.withLock { $0 } }
-
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-    var logLevel: Logger.Level {
-        get { .trace }
-        set {}
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append(event.message.description) }
     }
 }
