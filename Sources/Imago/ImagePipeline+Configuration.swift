@@ -60,6 +60,13 @@ extension ImagePipeline {
         /// bootstraps the metrics system.
         public var metricsFactory: (any MetricsFactory)?
 
+        /// Called before every download attempt, retries included, inside the download's slot,
+        /// with the request about to go out (URL, headers, and any `If-None-Match` of a
+        /// revalidation); what it returns is sent instead, by whichever ``dataLoader``. Use it
+        /// for what must be fresh at the moment of sending, such as an authorization token.
+        /// Never called for cache hits. Default: `nil`, requests go out as made.
+        public var requestModifier: ImagePipeline.RequestModifier? = nil
+
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,

@@ -58,12 +58,13 @@ extension ImagePipeline {
 }
 
 extension ImageContainer {
-    /// Whether every pixel is opaque, as far as the image says.
+    /// Whether the image has no alpha channel, so JPEG loses nothing: read from the pixels, never
+    /// from the source format (rounded corners on a JPEG are transparent).
     var isOpaque: Bool {
-        #if canImport(UIKit) || canImport(AppKit)
-        format == .jpeg
+        #if os(Linux)
+        image.bitmap?.alphaMode == .opaque
         #else
-        image.alphaMode == .opaque
+        image.hasNoAlphaChannel
         #endif
     }
 }
