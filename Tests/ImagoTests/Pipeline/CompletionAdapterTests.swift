@@ -98,8 +98,10 @@ struct CompletionAdapterTests {
             let url = try fixture.serveJPEG()
             let pipeline = try fixture.makePipeline()
             let log = CallbackLog()
+            let mainKey = DispatchSpecificKey<String>()
+            DispatchQueue.main.setSpecific(key: mainKey, value: "main")
             pipeline.loadImage(with: ImageRequest(url: url)) { result in
-                log.complete(result, onExpectedQueue: Thread.isMainThread)
+                log.complete(result, onExpectedQueue: DispatchQueue.getSpecific(key: mainKey) == "main")
             }
             #expect(await eventually { log.results.count == 1 })
             #expect(log.events == ["completion"])
