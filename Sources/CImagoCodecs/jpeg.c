@@ -1,4 +1,5 @@
 /* libjpeg-turbo behind setjmp: decoding to RGBA with limits, encoding from RGBX. */
+#if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoCodecs.h"
 
 #include <setjmp.h>
@@ -197,3 +198,4 @@ int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t strid
 }
 
 void imago_free(void *pointer) { free(pointer); }
+#endif /* defined(__linux__) */

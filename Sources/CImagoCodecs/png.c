@@ -1,4 +1,5 @@
 /* libpng's simplified API (png_image_*) with the macros Swift cannot see. */
+#if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoCodecs.h"
 
 #include <stdio.h>
@@ -71,3 +72,4 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
     *output_size = size;
     return IMAGO_OK;
 }
+#endif /* defined(__linux__) */

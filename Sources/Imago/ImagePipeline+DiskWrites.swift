@@ -36,7 +36,7 @@ extension ImagePipeline {
         else { return }
         scheduleDiskWrite(for: request) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 90) : PNGEncoder()
-            try diskCache.store(try encoder.encode(container.image), forKey: request.processedKey)
+            try diskCache.store(try encoder.encode(container.bitmap()), forKey: request.processedKey)
         }
     }
 
@@ -62,7 +62,7 @@ extension ImageContainer {
     /// from the source format (rounded corners on a JPEG are transparent).
     var isOpaque: Bool {
         #if os(Linux)
-        image.bitmap?.alphaMode == .opaque
+        image.pixels.alphaMode == .opaque
         #else
         image.hasNoAlphaChannel
         #endif

@@ -1,6 +1,6 @@
 import Foundation
 
-#if canImport(CImagoCodecs)  // with the other Linux codecs; Apple platforms use ImageIO
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
 /// Decodes GIF in Swift: every frame composited onto the canvas as browsers show it, with its delay.
 ///
 /// Frames honour transparency, local and global colour tables, interlacing and the three disposal
@@ -42,7 +42,7 @@ struct GIFDecoder: ImageDecoding {
                     throw reader.failure("frame \(frames.count + 1) has no colour table")
                 }
                 let shown = canvas.draw(plane, at: descriptor, colors: colors, control: control)
-                frames.append(AnimationFrame(image: shown, duration: control.duration))
+                frames.append(AnimationFrame(image: PlatformImage(shown), duration: control.duration))
                 control = GIFReader.GraphicControl()
             case .end:
                 break decoding

@@ -12,7 +12,7 @@ public struct ImageDecoder: ImageDecoding {
 
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try context.limits.check(encodedSize: data.count, url: context.url)
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         switch context.format {
         case .jpeg: return try JPEGDecoder().decode(data, context: context)
         case .png: return try PNGDecoder().decode(data, context: context)

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
@@ -44,7 +44,7 @@ struct JPEGDecoder: ImageDecoding {
             guard let pixels else { throw .decodingFailed(context.url, .jpeg, reason: "no pixel buffer") }
             let bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
             let orientation = EXIFOrientation(jpeg: bytes) ?? .up
-            return ImageContainer(image: orientation.apply(to: bitmap), format: .jpeg)
+            return ImageContainer(image: PlatformImage(orientation.apply(to: bitmap)), format: .jpeg)
         }
     }
 

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
@@ -31,7 +31,7 @@ struct PNGDecoder: ImageDecoding {
             guard let pixels else { throw failure() }
             let alphaMode: Bitmap.AlphaMode = imago_png_has_alpha(decoder) != 0 ? .straight : .opaque
             let bitmap = Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels)
-            return ImageContainer(image: bitmap, format: .png)
+            return ImageContainer(image: PlatformImage(bitmap), format: .png)
         }
     }
 }

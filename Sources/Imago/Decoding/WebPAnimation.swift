@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import Foundation
 
 /// Plays an animated WebP into full-canvas frames: each `ANMF` chunk's bitstream is wrapped as a
@@ -50,7 +50,7 @@ struct WebPAnimation {
             draw(image, frame, onto: &canvas)
             let isOpaque = stride(from: 3, to: canvas.count, by: 4).allSatisfy { canvas[$0] == 255 }
             let shown = Bitmap(width: width, height: height, alphaMode: isOpaque ? .opaque : .straight, pixels: canvas)
-            frames.append(AnimationFrame(image: shown, duration: .milliseconds(frame.duration <= 10 ? 100 : frame.duration)))
+            frames.append(AnimationFrame(image: PlatformImage(shown), duration: .milliseconds(frame.duration <= 10 ? 100 : frame.duration)))
             previous = frame
         }
         guard let first = frames.first else { throw failure("the animation has no frames") }

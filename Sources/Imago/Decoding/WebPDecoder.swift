@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
@@ -31,7 +31,7 @@ struct WebPDecoder: ImageDecoding {
             let alphaMode: Bitmap.AlphaMode = features.has_alpha != 0 ? .straight : .opaque
             guard let bitmap = Self.decodeStill(bytes, library: library, width: width, height: height, alphaMode: alphaMode)
             else { throw .decodingFailed(context.url, .webp, reason: "libwebp could not decode the bitstream") }
-            return ImageContainer(image: bitmap, format: .webp)
+            return ImageContainer(image: PlatformImage(bitmap), format: .webp)
         }
     }
 

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 #endif
 import Foundation
@@ -20,7 +20,7 @@ public struct JPEGEncoder: ImageEncoding {
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
         try checkNotEmpty(image)
         let pixels = image.opaqueOnWhitePixels
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         return try encodeWithShim(library: "libjpeg") { output, size, message in
             imago_jpeg_encode(
                 pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, Int32(quality), &output, &size,

@@ -67,7 +67,7 @@ import Testing
     @Test func strayBytesBeforeEndMarkerAreTolerated() throws {
         var data = try Fixture.named("jpeg-baseline").data()
         data.insert(contentsOf: [0x12, 0x34, 0x56], at: data.count - 2)
-        let image = try ImageDecoder.decode(data).image
+        let image = try ImageDecoder.decode(data).bitmap()
         #expect(image.width == 32 && image.height == 24)
     }
 
