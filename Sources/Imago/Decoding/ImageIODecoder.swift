@@ -42,12 +42,8 @@ struct ImageIODecoder: ImageDecoding {
                     context.url, context.format, reason: "ImageIO reports no pixel size for frame \(index + 1)")
             }
             try limits.check(width: width, height: height, url: context.url)
-            let (sum, overflow) = totalPixels.addingReportingOverflow(width * height)  // width * height <= the pixel limit
-            if overflow || sum > limits.maximumTotalFramePixels {
-                throw .limitExceeded(
-                    context.url, .totalFramePixels(count: overflow ? .max : sum, limit: limits.maximumTotalFramePixels))
-            }
-            totalPixels = sum
+            try limits.addFramePixels(width * height, to: &totalPixels, url: context.url)  // checked above: no overflow
+            try context.checkCancellation()
             guard CGImageSourceGetStatusAtIndex(source, index) == .statusComplete else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO reports frame \(index + 1) incomplete")
             }
