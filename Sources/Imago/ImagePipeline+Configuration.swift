@@ -10,9 +10,23 @@ extension ImagePipeline {
         /// Downloads the bytes. Default: `HTTPClientDataLoader` on Linux (AsyncHTTPClient is about
         /// seven times faster there than URLSession), `URLSessionDataLoader` on Apple platforms.
         public var dataLoader: any DataLoading
-        /// Turns bytes into images. Default: ``ImageDecoder``, which sniffs the format and uses
-        /// libjpeg-turbo, libpng, its own GIF decoder and libwebp on Linux, ImageIO on Apple.
-        public var decoder: any ImageDecoding
+        /// Turns bytes into images: the decoders tried by format, yours before the built-in
+        /// ``ImageDecoder``. Default: ``ImageDecoderRegistry/init()``, the built-in decoder only
+        /// (libjpeg-turbo, libpng, libwebp, libheif, libavif and a GIF decoder on Linux, ImageIO on
+        /// Apple). Add a format with `configuration.decoders.register(MyDecoder())`.
+        public var decoders: ImageDecoderRegistry
+        /// The decoder the pipeline calls: ``decoders``. Setting a registry replaces ``decoders``;
+        /// setting any other decoder registers it ahead of the others.
+        public var decoder: any ImageDecoding {
+            get { decoders }
+            set {
+                if let registry = newValue as? ImageDecoderRegistry {
+                    decoders = registry
+                } else {
+                    decoders.register(newValue)
+                }
+            }
+        }
         /// Ceilings checked before decoding. Default: ``DecodingLimits/init()`` (100 megapixels…).
         public var decodingLimits: DecodingLimits
         /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
@@ -70,7 +84,8 @@ extension ImagePipeline {
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,
-            decoder: any ImageDecoding = ImageDecoder(),
+            decoder: (any ImageDecoding)? = nil,
+            decoders: ImageDecoderRegistry = ImageDecoderRegistry(),
             decodingLimits: DecodingLimits = DecodingLimits(),
             memoryCache: MemoryCache<CacheKey, ImageContainer>? = MemoryCache(),
             diskCache: DiskCache? = nil,
@@ -91,7 +106,11 @@ extension ImagePipeline {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
                 configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
-            self.decoder = decoder
+            var registry = decoders
+            if let decoder {
+                if let given = decoder as? ImageDecoderRegistry { registry = given } else { registry.register(decoder) }
+            }
+            self.decoders = registry
             self.decodingLimits = decodingLimits
             self.memoryCache = memoryCache
             self.diskCache = diskCache
