@@ -23,6 +23,9 @@ public final class ImageViewBinding {
         public let kind: ImageContentKind
         /// How it comes in.
         public let transition: ImageTransition
+        /// The loaded image with its frames, for ``ImageContentKind/success``: an animated one is
+        /// played by the view. `nil` for the placeholder and the failure image.
+        public var container: ImageContainer? = nil
     }
 
     /// The loader, for its ``ImageLoader/phase`` (progress, the offline hint, the error).
@@ -90,7 +93,8 @@ public final class ImageViewBinding {
         let transition = isInsideSetImage ? .none : self.transition
         switch phase {
         case .success(let response):
-            present(Presentation(image: response.image, kind: .success, transition: transition))
+            present(
+                Presentation(image: response.image, kind: .success, transition: transition, container: response.container))
             complete(.success(response))
         case .failure(let error):
             if let failureImage {

@@ -85,11 +85,17 @@ private final class ViewBinding {
     var contentModes: ImageContentModes<PlatformContentMode>?
     private(set) var value: ImageViewBinding!
 
+    /// Plays animated images (GIF, WebP, APNG) frame by frame once shown.
+    private let animation: AnimatedImageController
+
     init(view: PlatformImageView) {
+        animation = AnimatedImageController(view: view)
         value = ImageViewBinding { [weak self, weak view] presentation in
-            guard let view else { return }
-            if let mode = self?.contentModes?[presentation.kind] { Self.setContentMode(mode, of: view) }
+            guard let self, let view else { return }
+            animation.stop()
+            if let mode = contentModes?[presentation.kind] { Self.setContentMode(mode, of: view) }
             Self.show(presentation.image, in: view, fadingOver: presentation.transition.seconds)
+            if let container = presentation.container, container.isAnimated { animation.play(container) }
         }
     }
 
