@@ -87,6 +87,13 @@ extension ImagePipeline {
         /// over ``maximumPendingDiskWrites``. Default: 64 MiB.
         public var maximumPendingDiskWriteBytes: Int = 64 * 1024 * 1024
 
+        /// Called before every download attempt, retries included, inside the download's slot,
+        /// with the request about to go out (URL, headers, and any `If-None-Match` of a
+        /// revalidation); what it returns is sent instead, by whichever ``dataLoader``. Use it
+        /// for what must be fresh at the moment of sending, such as an authorization token.
+        /// Never called for cache hits. Default: `nil`, requests go out as made.
+        public var requestModifier: ImagePipeline.RequestModifier? = nil
+
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,

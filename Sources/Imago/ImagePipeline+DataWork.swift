@@ -129,7 +129,8 @@ extension ImagePipeline {
                     onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
                 ) { () async throws(Error) -> DataResponse in
                     startedAt = clock.now
-                    return try await configuration.dataLoader.loadData(for: dataRequest, progress: context.report)
+                    let prepared = try await prepare(dataRequest)
+                    return try await configuration.dataLoader.loadData(for: prepared, progress: context.report)
                 }
                 let started = startedAt ?? queuedAt
                 timing.queued = (timing.queued ?? .zero) + (started - queuedAt)

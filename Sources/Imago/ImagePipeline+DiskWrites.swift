@@ -146,12 +146,13 @@ struct PendingDiskWrites {
 }
 
 extension ImageContainer {
-    /// Whether every pixel is opaque, as far as the image says.
+    /// Whether the image has no alpha channel, so JPEG loses nothing: read from the pixels, never
+    /// from the source format (rounded corners on a JPEG are transparent).
     var isOpaque: Bool {
-        #if canImport(UIKit) || canImport(AppKit)
-        format == .jpeg
-        #else
+        #if os(Linux)
         image.pixels.alphaMode == .opaque
+        #else
+        image.hasNoAlphaChannel
         #endif
     }
 }
