@@ -43,11 +43,13 @@ let package = Package(
         ),
         .target(
             name: "ImagoTestSupport",
+            // The loopback TestServer runs where test suites run (Linux, macOS); on iOS, tvOS,
+            // watchOS and visionOS the target offers the fixtures and the manual clock only.
             dependencies: [
                 "Imago",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
             ],
             swiftSettings: strict
         ),

@@ -164,7 +164,7 @@ extension ImagePipeline {
                         return LoadedData(
                             data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt))
                     }
-                    throw error
+                    throw timing.attempts > 1 ? .gaveUp(last: error, attempts: timing.attempts) : error
                 }
                 configuration.logger.debug("Retrying \(configuration.logged(request.url)) in \(delay): \(configuration.logged(error))")
                 do {

@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 
 extension TestServer {
@@ -97,3 +98,4 @@ extension TestServer {
         }
     }
 }
+#endif
