@@ -8,8 +8,8 @@ import Testing
 /// or a thrown error, never a trap. This is how CI replays the saved corpora and crash files; the
 /// files are read from the repository, beside this source file, not copied into the test bundle.
 ///
-/// Each harness replays in a child process (an exit test), so a trap fails its test with the name
-/// of the file that caused it instead of ending the whole test run.
+/// Each harness replays in a child process (an exit test), so a trap fails its test and names the
+/// file that caused it instead of ending the whole test run.
 @Suite struct FuzzCorpusReplayTests {
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = ["jpeg", "png", "gif", "webp", "probe", "exif", "disk-entry", "http-headers"]
@@ -24,16 +24,19 @@ import Testing
     func replaysWithoutTrapping(harness: String) async throws {
         let files = FuzzCorpus.files(of: harness)
         #expect(!files.isEmpty, "Fuzz/\(harness)/corpus holds the seeds")
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        // The child writes the name of each file before replaying it, so a trap can be traced to it.
+        let progress = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imago-fuzz-replay-\(harness)-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: progress) }
+        let replayed = await #expect(processExitsWith: .success) { [harness, progress = progress as String] in
             for file in FuzzCorpus.files(of: harness) {
-                FileHandle.standardError.write(Data("replaying \(file.path)\n".utf8))
+                try Data(file.path.utf8).write(to: URL(fileURLWithPath: progress))
                 FuzzCorpus.replay(harness: harness, data: try Data(contentsOf: file))
             }
         }
-        if let result, result.exitStatus != .exitCode(0) {
-            let log = String(decoding: result.standardErrorContent, as: UTF8.self)
-            let last = log.split(separator: "\n").last { $0.hasPrefix("replaying ") } ?? "no file"
-            Issue.record("\(harness) trapped; the last file fed to it: \(last.dropFirst("replaying ".count))")
+        if replayed == nil {
+            let last = (try? String(contentsOfFile: progress, encoding: .utf8)) ?? "none"
+            Issue.record("Fuzz/\(harness) trapped; the last file it was fed: \(last)")
         }
     }
 }
