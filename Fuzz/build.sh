@@ -40,6 +40,9 @@ for arg in "${spm_args[@]:1}"; do
   esac
 done
 flags+=(-module-cache-path "$out/ModuleCache")
+# The system libraries Package.swift links (libjpeg, libpng, libwebp…), from the test product's link command.
+mapfile -t libraries < <(grep '"C.ImagoPackageTests-[^"]*-debug.test":' -A6 .build/debug.yaml | grep -m1 'args:' \
+  | grep -o '"-l[^"]*"' | tr -d '"' | sort -u)
 
 # Rebuild Imago's instrumented object only when a source changed.
 mapfile -t sources < <(find Sources/Imago -name '*.swift' | sort)
@@ -74,5 +77,6 @@ for harness in "${harnesses[@]}"; do
   echo "build.sh: linking $harness"
   swiftc -module-name "FuzzHarness" -parse-as-library -O -sanitize=fuzzer,address "${flags[@]}" -I "$out/modules" \
     Fuzz/Common/*.swift "Fuzz/$harness/Harness.swift" "$out/obj/Imago.o" "$out"/obj/CImagoCodecs-*.o \
-    "${dependency_objects[@]}" -ljpeg -lpng16 -lz -ldl -o "$binary"
+    "${dependency_objects[@]}" "${libraries[@]}" -o "$binary" 2>&1 \
+    | { grep -v "Cannot export local symbol '__asan_" || true; }  # gold's noise about ASan's helpers
 done

@@ -25,7 +25,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
 status=0
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
   -artifact_prefix="$work/artifacts/" "$@" "$work/new" "$corpus" > "$log" 2>&1 || status=1
-grep -E '^#[0-9]+ +(INITED|DONE)' "$log" || true
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true
 [ $status -eq 0 ] || grep -E -A12 '^==[0-9]+==ERROR|^Fatal error|deadly signal|ALARM' "$log" | head -40 || true
 
 # Keep what reaches new code, and only that.

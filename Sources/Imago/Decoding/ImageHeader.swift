@@ -17,8 +17,12 @@ public struct ImageHeader: Sendable, Hashable {
         self.height = height
     }
 
-    /// Declared pixel count (`width * height`).
-    public var pixelCount: Int { width * height }
+    /// Declared pixel count (`width * height`); `Int.max` when the product does not fit, so a
+    /// header that declares 0xFFFFFFFF x 0xFFFFFFFF is simply over every limit.
+    public var pixelCount: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 
     /// Reads the header of `data`; `nil` when the format is unknown or the header is cut short or
     /// malformed.
