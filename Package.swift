@@ -67,12 +67,14 @@ let package = Package(
             dependencies: ["Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
-        // libjpeg-turbo and libpng shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
-        // libpng-dev). Apple builds never see this target: they decode with ImageIO.
+        // libjpeg-turbo, libpng and libwebp shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
+        // libpng-dev, libwebp-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
             name: "CImagoCodecs",
             cSettings: [.treatAllWarnings(as: .error)],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+            ]
         ),
         .testTarget(
             name: "ImagoTests",

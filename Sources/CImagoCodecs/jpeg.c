@@ -1,4 +1,5 @@
 /* libjpeg-turbo behind setjmp: decoding to RGBA with limits, encoding from RGBX. */
+#if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoCodecs.h"
 
 #include <setjmp.h>
@@ -147,53 +148,118 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
 
 const char *imago_jpeg_message(const imago_jpeg_decoder *decoder) { return decoder->message; }
 
-struct encoder_errors {
+/* One encoding: libjpeg's state, its error manager, the jump buffer and the output buffer, on the
+ * heap so that nothing the longjmp path reads lives in a local modified after setjmp.
+ *
+ * The output buffer belongs to this struct alone (a destination manager of our own, not
+ * jpeg_mem_dest, which frees and replaces the caller's buffer as it grows and would leave the
+ * error path a stale pointer to free twice): grown with realloc, freed once on failure, handed to
+ * the caller on success. */
+struct imago_jpeg_encoder {
+    struct jpeg_compress_struct info;
     struct jpeg_error_mgr errors;
+    struct jpeg_destination_mgr destination;
     jmp_buf jump;
     char *message;
+    uint8_t *buffer;
+    size_t capacity;
+    size_t output_limit;
 };
 
 static void encoder_error_exit(j_common_ptr info) {
-    struct encoder_errors *errors = (struct encoder_errors *)info->err;
-    (*info->err->format_message)(info, errors->message);
-    longjmp(errors->jump, 1);
+    struct imago_jpeg_encoder *encoder = (struct imago_jpeg_encoder *)info->client_data;
+    (*info->err->format_message)(info, encoder->message);
+    longjmp(encoder->jump, 1);
+}
+
+static void init_destination(j_compress_ptr info) {
+    struct imago_jpeg_encoder *encoder = (struct imago_jpeg_encoder *)info->client_data;
+    encoder->destination.next_output_byte = encoder->buffer;
+    encoder->destination.free_in_buffer = encoder->capacity;
+}
+
+/* The buffer is full: double it. On failure (out of memory, or past the output limit) the old
+ * buffer stays in encoder->buffer, still owned by the encoder, and is freed once. */
+static boolean empty_output_buffer(j_compress_ptr info) {
+    struct imago_jpeg_encoder *encoder = (struct imago_jpeg_encoder *)info->client_data;
+    size_t used = encoder->capacity;
+    if (used > SIZE_MAX / 2) ERREXIT1(info, JERR_OUT_OF_MEMORY, 20);
+    size_t grown = used * 2;
+    if (encoder->output_limit && grown > encoder->output_limit) {
+        if (used >= encoder->output_limit) ERREXIT1(info, JERR_OUT_OF_MEMORY, 21);
+        grown = encoder->output_limit;
+    }
+    uint8_t *bigger = realloc(encoder->buffer, grown);
+    if (!bigger) ERREXIT1(info, JERR_OUT_OF_MEMORY, 22);
+    encoder->buffer = bigger;
+    encoder->capacity = grown;
+    encoder->destination.next_output_byte = bigger + used;
+    encoder->destination.free_in_buffer = grown - used;
+    return TRUE;
+}
+
+static void term_destination(j_compress_ptr info) { (void)info; /* the size is capacity - free_in_buffer */ }
+
+int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                              size_t output_limit, uint8_t **output, size_t *output_size, char *message) {
+    struct imago_jpeg_encoder *encoder = calloc(1, sizeof *encoder);
+    if (!encoder) {
+        snprintf(message, 200, "out of memory");
+        return IMAGO_FAILED;
+    }
+    encoder->message = message;
+    encoder->output_limit = output_limit;
+    encoder->capacity = 16384;
+    if (output_limit && encoder->capacity > output_limit) encoder->capacity = output_limit;
+    encoder->buffer = malloc(encoder->capacity);
+    if (!encoder->buffer) {
+        free(encoder);
+        snprintf(message, 200, "out of memory");
+        return IMAGO_FAILED;
+    }
+    struct jpeg_compress_struct *info = &encoder->info;
+    info->err = jpeg_std_error(&encoder->errors);
+    encoder->errors.error_exit = encoder_error_exit;
+    encoder->errors.output_message = output_message;
+    info->client_data = encoder;
+    if (setjmp(encoder->jump)) {
+        /* Every path out of libjpeg: destroy its state (safe on a partly created one), then free
+         * the one buffer, whatever its size now. */
+        jpeg_destroy_compress(info);
+        free(encoder->buffer);
+        free(encoder);
+        return IMAGO_FAILED;
+    }
+    jpeg_create_compress(info);
+    encoder->destination.init_destination = init_destination;
+    encoder->destination.empty_output_buffer = empty_output_buffer;
+    encoder->destination.term_destination = term_destination;
+    info->dest = &encoder->destination;
+    info->image_width = (JDIMENSION)width;
+    info->image_height = (JDIMENSION)height;
+    info->input_components = 4;
+    info->in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(info);
+    jpeg_set_quality(info, quality, TRUE);
+    info->optimize_coding = TRUE;
+    jpeg_start_compress(info, TRUE);
+    while (info->next_scanline < info->image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info->next_scanline * stride);
+        jpeg_write_scanlines(info, &row, 1);
+    }
+    jpeg_finish_compress(info);
+    size_t size = encoder->capacity - encoder->destination.free_in_buffer;
+    jpeg_destroy_compress(info);
+    *output = encoder->buffer; /* now the caller's, for imago_free */
+    *output_size = size;
+    free(encoder);
+    return IMAGO_OK;
 }
 
 int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                       uint8_t **output, size_t *output_size, char *message) {
-    struct jpeg_compress_struct info;
-    struct encoder_errors errors;
-    unsigned char *buffer = NULL;
-    unsigned long size = 0;
-    memset(&info, 0, sizeof info);
-    info.err = jpeg_std_error(&errors.errors);
-    errors.errors.error_exit = encoder_error_exit;
-    errors.errors.output_message = output_message;
-    errors.message = message;
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_compress(&info);
-        free(buffer);
-        return IMAGO_FAILED;
-    }
-    jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, &buffer, &size);
-    info.image_width = (JDIMENSION)width;
-    info.image_height = (JDIMENSION)height;
-    info.input_components = 4;
-    info.in_color_space = JCS_EXT_RGBX;
-    jpeg_set_defaults(&info);
-    jpeg_set_quality(&info, quality, TRUE);
-    info.optimize_coding = TRUE;
-    jpeg_start_compress(&info, TRUE);
-    while (info.next_scanline < info.image_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * stride);
-        jpeg_write_scanlines(&info, &row, 1);
-    }
-    jpeg_finish_compress(&info);
-    jpeg_destroy_compress(&info);
-    *output = buffer;
-    *output_size = size;
-    return IMAGO_OK;
+    return imago_jpeg_encode_limited(pixels, width, height, stride, quality, 0, output, output_size, message);
 }
 
 void imago_free(void *pointer) { free(pointer); }
+#endif /* defined(__linux__) */

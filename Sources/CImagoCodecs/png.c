@@ -1,4 +1,5 @@
 /* libpng's simplified API (png_image_*) with the macros Swift cannot see. */
+#if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "CImagoCodecs.h"
 
 #include <stdio.h>
@@ -34,6 +35,12 @@ uint32_t imago_png_height(const imago_png_decoder *decoder) { return decoder->im
 int imago_png_has_alpha(const imago_png_decoder *decoder) { return decoder->has_alpha; }
 
 int imago_png_read_pixels(imago_png_decoder *decoder, uint8_t *pixels, size_t stride) {
+    /* libpng takes the stride as a signed 32-bit value, negative meaning bottom-up: a stride that
+     * does not fit would write before the buffer. */
+    if (stride > (size_t)INT32_MAX || stride / 4 < decoder->image.width) {
+        snprintf(decoder->image.message, sizeof decoder->image.message, "a row of %zu bytes is too long", stride);
+        return 0;
+    }
     decoder->image.format = PNG_FORMAT_RGBA;
     /* Without this flag the simplified API takes 16-bit samples as linear light and brightens them. */
     decoder->image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
@@ -71,3 +78,4 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
     *output_size = size;
     return IMAGO_OK;
 }
+#endif /* defined(__linux__) */

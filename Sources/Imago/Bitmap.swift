@@ -3,7 +3,7 @@
 /// `Bitmap` is the image type on Linux and the common currency of the processors on every
 /// platform. It is a `Sendable` value whose pixels are copied on write, so passing it around or
 /// caching it costs nothing until someone mutates a copy.
-public struct Bitmap: Sendable, Hashable {
+public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
     /// How the colour channels relate to the alpha channel.
     public enum AlphaMode: String, Sendable, Hashable, Codable {
         /// Every pixel has alpha 255; nothing is transparent.
@@ -50,6 +50,11 @@ public struct Bitmap: Sendable, Hashable {
             }
         }
         self.init(width: width, height: height, alphaMode: fill.a == 255 ? .opaque : .straight, pixels: pixels)
+    }
+
+    /// `Bitmap(640x480, opaque, 1.2 MB)`: the size and alpha, never the pixel bytes.
+    public var description: String {
+        "Bitmap(\(width)x\(height), \(alphaMode.rawValue), \(ByteCountDescription.format(byteCount)))"
     }
 
     /// Bytes in one row.

@@ -1,5 +1,5 @@
 /// A decoded image with what the pipeline knows about it: the memory cache stores these.
-public struct ImageContainer: @unchecked Sendable {
+public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     // @unchecked: PlatformImage is NSImage on macOS, which is not marked Sendable although the
     // pipeline never mutates an image after decoding. On Linux `Bitmap` is a Sendable value.
 
@@ -21,10 +21,15 @@ public struct ImageContainer: @unchecked Sendable {
 
     /// Whether this is an animation of more than one frame.
     public var isAnimated: Bool { frames.count > 1 }
+
+    /// `JPEG 640x480` or `GIF 64x48, 12 frames`.
+    public var description: String {
+        "\(format) \(pixelSize)" + (isAnimated ? ", \(frames.count) frames" : "")
+    }
 }
 
 /// One frame of an animation.
-public struct AnimationFrame: @unchecked Sendable {
+public struct AnimationFrame: @unchecked Sendable, CustomStringConvertible {
     /// The frame as it should be shown: composited over the frames before it, full canvas size.
     public var image: PlatformImage
     /// How long the frame stays on screen.
@@ -33,6 +38,11 @@ public struct AnimationFrame: @unchecked Sendable {
     public init(image: PlatformImage, duration: Duration) {
         self.image = image
         self.duration = duration
+    }
+
+    /// `frame 640x480 for 100 ms`.
+    public var description: String {
+        "frame \(ImageContainer(image: image, format: .png).pixelSize) for \(duration.formattedMilliseconds)"
     }
 }
 

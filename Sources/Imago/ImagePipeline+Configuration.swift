@@ -108,7 +108,7 @@ extension ImagePipeline {
         public static func makeDefaultDataLoader(
             configuration: DataLoaderConfiguration = DataLoaderConfiguration()
         ) -> any DataLoading {
-            #if canImport(AsyncHTTPClient)
+            #if os(Linux)
             HTTPClientDataLoader(configuration: configuration)
             #else
             URLSessionDataLoader(configuration: configuration)

@@ -36,7 +36,7 @@ extension ImagePipeline {
         else { return }
         scheduleDiskWrite(for: request) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 90) : PNGEncoder()
-            try diskCache.store(try encoder.encode(container.image), forKey: request.processedKey)
+            try diskCache.store(try encoder.encode(container.bitmap()), forKey: request.processedKey)
         }
     }
 
@@ -63,7 +63,7 @@ extension ImageContainer {
         #if canImport(UIKit) || canImport(AppKit)
         format == .jpeg
         #else
-        image.alphaMode == .opaque
+        image.pixels.alphaMode == .opaque
         #endif
     }
 }

@@ -29,7 +29,10 @@ extension ImagePipeline {
         do throws(Error) {
             decoded = try decode(loaded.data, for: request)
         } catch {
-            if loaded.source == .disk { discardUndecodable(request) }
+            // A decode stopped by cancellation says nothing about the bytes: keep them.
+            if loaded.source == .disk, error != .cancelled(request.url), !Task.isCancelled {
+                discardUndecodable(request)
+            }
             throw error
         }
         timing.decode = clock.now - decodeStart

@@ -1,5 +1,5 @@
 /// A loaded image and where it came from.
-public struct ImageResponse: Sendable {
+public struct ImageResponse: Sendable, CustomStringConvertible {
     /// Where a response was served from.
     public enum Source: String, Sendable, Hashable, Codable {
         /// The memory cache: no I/O, no decoding.
@@ -34,4 +34,10 @@ public struct ImageResponse: Sendable {
     public var image: PlatformImage { container.image }
     /// The encoded format it was decoded from.
     public var format: ImageFormat { container.format }
+
+    /// `JPEG 256x171 from network (48.2 KB) in 12.3 ms`.
+    public var description: String {
+        let bytes = encodedByteCount.map { " (\(ByteCountDescription.format($0)))" } ?? ""
+        return "\(container) from \(source.rawValue)\(bytes) in \(timing.total.formattedMilliseconds)"
+    }
 }

@@ -8,9 +8,14 @@ import Synchronization
 public final class ImageTask: Sendable {
     /// What is being loaded.
     public let request: ImageRequest
-    /// Download progress, ending when the load ends. One consumer at a time; it stays empty for
-    /// a memory or disk hit.
+    /// Download progress, ending when the load ends. One consumer at a time. A successful load
+    /// always ends with an element whose `completed` equals its `total` (the encoded size, or 0
+    /// for a memory hit), so a progress bar reaches 100% whatever the source.
     public let progress: AsyncStream<DownloadProgress>
+    /// This load's own events: `started`, any `progress`, then `completed`, `failed` or
+    /// `cancelled`. Buffered from the moment the task is made, so a consumer that starts reading
+    /// late still begins with `started` and misses nothing. One consumer at a time.
+    public let events: AsyncStream<PipelineEvent>
 
     private let task: Task<Result<ImageResponse, ImagePipeline.Error>, Never>
     private let place: Place
@@ -30,13 +35,23 @@ public final class ImageTask: Sendable {
         let (progress, continuation) = AsyncStream.makeStream(
             of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         self.progress = progress
+        let (events, eventContinuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .unbounded)
+        self.events = events
+        eventContinuation.yield(.started(request.url, key: request.processedKey))
         let place = Place(priority: request.priority)
         self.place = place
         self.task = Task(priority: request.priority.taskPriority) { [place] in
-            defer { continuation.finish() }
+            defer {
+                continuation.finish()
+                eventContinuation.finish()
+            }
             do throws(ImagePipeline.Error) {
                 let response = try await pipeline.image(
-                    for: request, progress: { continuation.yield($0) },
+                    for: request,
+                    progress: {
+                        continuation.yield($0)
+                        eventContinuation.yield(.progress(request.url, $0))
+                    },
                     onWaiting: { handle in
                         let priority = place.state.withLock { place in
                             place.handle = handle
@@ -44,8 +59,16 @@ public final class ImageTask: Sendable {
                         }
                         if priority != request.priority { handle.updatePriority(priority) }
                     })
+                let size = Int64(response.encodedByteCount ?? 0)
+                continuation.yield(DownloadProgress(completed: size, total: size))
+                eventContinuation.yield(.completed(request.url, source: response.source, timing: response.timing))
                 return .success(response)
             } catch {
+                if case .cancelled = error {
+                    eventContinuation.yield(.cancelled(request.url))
+                } else {
+                    eventContinuation.yield(.failed(request.url, error))
+                }
                 return .failure(error)
             }
         }

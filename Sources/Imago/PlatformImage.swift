@@ -9,8 +9,20 @@ import AppKit
 /// The image type the pipeline hands out on this platform.
 public typealias PlatformImage = NSImage
 #else
-/// The image type the pipeline hands out on this platform: a decoded ``Bitmap`` on Linux.
-public typealias PlatformImage = Bitmap
+/// The image type the pipeline hands out on Linux: a decoded image, as `UIImage` and `NSImage` are
+/// on Apple platforms.
+///
+/// It is deliberately not a ``Bitmap`` and has no public API of its own, so that code treating a
+/// platform image as pixels fails to compile here exactly as it would on Apple platforms. Reach the
+/// pixels with ``ImageContainer/bitmap()`` or ``AnimationFrame/bitmap()``, which work everywhere.
+public struct PlatformImage: Sendable, Hashable {
+    /// The decoded pixels.
+    let pixels: Bitmap
+
+    init(_ pixels: Bitmap) {
+        self.pixels = pixels
+    }
+}
 #endif
 
 extension ImageContainer {
@@ -23,7 +35,7 @@ extension ImageContainer {
             width: image.representations.first?.pixelsWide ?? Int(image.size.width),
             height: image.representations.first?.pixelsHigh ?? Int(image.size.height))
         #else
-        PixelSize(width: image.width, height: image.height)
+        PixelSize(width: image.pixels.width, height: image.pixels.height)
         #endif
     }
 }

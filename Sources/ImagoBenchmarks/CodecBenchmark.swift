@@ -2,10 +2,6 @@ import Foundation
 import Imago
 import ImagoTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Benchmarks 3 and 4: decoding a 12-megapixel JPEG (full size and for a 256-pixel target) and
 /// shrinking a 12-megapixel bitmap to 256 pixels with Lanczos.
 enum CodecBenchmark {
@@ -105,8 +101,7 @@ enum CodecBenchmark {
     /// CPU seconds (user + system) used by the child processes `body` runs and waits for.
     private static func childCPUTime(_ body: () throws -> Void) rethrows -> Double {
         func total() -> Double {
-            var usage = rusage()
-            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+            let usage = resourceUsage(children: true)
             return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         }

@@ -4,7 +4,21 @@ import Foundation
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
+
+/// `getrusage` for this process (`children: false`) or its waited-for children: Glibc names the
+/// selector with its own enum type, Darwin with a plain `Int32`.
+func resourceUsage(children: Bool) -> rusage {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+    #endif
+    return usage
+}
 
 /// One row of the results: our figure beside its baseline, both medians of the same interleaved runs.
 struct Figure: Sendable {

@@ -9,7 +9,7 @@ enum MemoryCacheBenchmark {
     static let lookups = 200_000
 
     static func run(repetitions: Int) throws -> [Figure] {
-        let container = ImageContainer(image: Bitmap(width: 1, height: 1), format: .jpeg)
+        let container = try ImageContainer(bitmap: Bitmap(width: 1, height: 1), format: .jpeg)
         let urls = (0..<keyCount).map { URL(string: "https://images.example.com/photos/\($0).jpg")! }
         let requests = urls.map { ImageRequest(url: $0) }
         let keys = requests.map(\.processedKey)

@@ -4,7 +4,15 @@ import ImagoTestSupport
 
 /// Benchmark 5: 200 distinct ~50 KB JPEGs from a `TestServer` on 127.0.0.1, through `ImagePipeline`
 /// (no caches, at most 8 downloads at once) with and without decoding, against raw
-/// `HTTPClientDataLoader` GETs of the same URLs by 8 workers.
+/// `PlatformDataLoader` (HTTPClientDataLoader on Linux, URLSessionDataLoader on Apple) GETs of the same URLs by 8 workers.
+#if os(Linux)
+/// The platform's default loader: the baseline and the pipeline's transport.
+typealias PlatformDataLoader = HTTPClientDataLoader
+#else
+/// The platform's default loader: the baseline and the pipeline's transport.
+typealias PlatformDataLoader = URLSessionDataLoader
+#endif
+
 enum NetworkBenchmark {
     static let imageCount = 200
     static let passes = 5
@@ -32,8 +40,8 @@ enum NetworkBenchmark {
         let urls = (0..<imageCount).map { server.url(for: "/images/\($0).jpg") }
         let total = imageCount * passes
 
-        let raw = HTTPClientDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
-        let pipelineLoader = HTTPClientDataLoader(
+        let raw = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+        let pipelineLoader = PlatformDataLoader(
             configuration: DataLoaderConfiguration(maximumConnections: concurrency))
         let pipeline = ImagePipeline(
             configuration: .init(
@@ -99,18 +107,23 @@ enum NetworkBenchmark {
         let requestsMade = server.totalRequestCount - requestsBefore
         precondition(requestsMade == repetitions * total * contenders.count, "a request was coalesced or lost")
 
+        #if os(Linux)
         try await raw.shutdown()
         try await pipelineLoader.shutdown()
+        #else
+        await raw.shutdown()
+        await pipelineLoader.shutdown()
+        #endif
         try await server.shutdown()
         let label = "\(imageCount) JPEGs \(width)x\(height) (mean \(meanBytes / 1024) KB), \(passes) passes"
         return [
             Figure(
                 benchmark: "network", name: "ImagePipeline.data(for:), \(label)", unit: "req/s",
-                higherIsBetter: true, ours: m[0], baselineName: "HTTPClientDataLoader, 8 workers",
+                higherIsBetter: true, ours: m[0], baselineName: "\(PlatformDataLoader.self), 8 workers",
                 baseline: m[1], repetitions: repetitions),
             Figure(
                 benchmark: "network", name: "ImagePipeline.image(for:) with decode, same", unit: "req/s",
-                higherIsBetter: true, ours: m[2], baselineName: "HTTPClientDataLoader, 8 workers",
+                higherIsBetter: true, ours: m[2], baselineName: "\(PlatformDataLoader.self), 8 workers",
                 baseline: m[1], repetitions: repetitions),
         ]
     }

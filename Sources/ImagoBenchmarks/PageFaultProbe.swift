@@ -2,10 +2,6 @@ import Foundation
 import Imago
 import ImagoTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `imago-bench --page-faults`: a diagnostic, not a benchmark. Decodes the 12 MP JPEG a few times
 /// and reports the minor page faults each decode takes, beside the cost of merely touching a fresh
 /// buffer of the same size, to show how much of a full decode is first-touch of the output memory.
@@ -14,8 +10,7 @@ enum PageFaultProbe {
         let jpeg = try Fixtures.jpeg(width: CodecBenchmark.width, height: CodecBenchmark.height)
         let byteCount = CodecBenchmark.width * CodecBenchmark.height * Bitmap.bytesPerPixel
         func minorFaults() -> Int {
-            var usage = rusage()
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            let usage = resourceUsage(children: false)
             return usage.ru_minflt
         }
         for _ in 0..<5 {

@@ -20,7 +20,7 @@ struct OutputDirectory: Sendable {
         let encoder: any ImageEncoding = isJPEG ? JPEGEncoder(quality: 90) : PNGEncoder()
         let data: Data
         do throws(ImagePipeline.Error) {
-            data = try encoder.encode(response.image)
+            data = try encoder.encode(response.container.bitmap())
         } catch {
             throw FetchReport.Failure(error)
         }

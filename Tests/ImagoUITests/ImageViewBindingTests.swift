@@ -7,7 +7,13 @@ import Testing
 @Suite("ImageViewBinding") @MainActor
 struct ImageViewBindingTests {
     /// A 1x1 image standing for the placeholder.
-    let placeholder = Bitmap(width: 1, height: 1, alphaMode: .opaque, pixels: [0, 0, 0, 255])
+    let placeholder: PlatformImage
+
+    init() throws {
+        placeholder = try ImageContainer(
+            bitmap: Bitmap(width: 1, height: 1, alphaMode: .opaque, pixels: [0, 0, 0, 255]), format: .png
+        ).image
+    }
 
     @Test("shows the placeholder, then the image")
     func placeholderThenImage() async throws {
@@ -100,6 +106,6 @@ final class DisplayLog {
     private(set) var shown: [String] = []
 
     func show(_ image: PlatformImage?) {
-        shown.append(image.map { "\($0.width)x\($0.height)" } ?? "nil")
+        shown.append(image.map { ImageContainer(image: $0, format: .png).pixelSize.description } ?? "nil")
     }
 }

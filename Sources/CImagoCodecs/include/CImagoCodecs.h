@@ -2,8 +2,7 @@
  *
  * libjpeg reports errors by longjmp, which Swift cannot survive, so every libjpeg call runs behind
  * setjmp here. libpng's simplified API needs no setjmp; the shims only expose what its macros hide
- * from Swift (PNG_FORMAT_RGBA and friends). WebP has no headers on the machine: only the layout of
- * its feature struct lives here; the library itself is loaded with dlopen from Swift.
+ * from Swift (PNG_FORMAT_RGBA and friends). WebP's shims are declared in CImagoWebP.h.
  */
 #ifndef CIMAGO_CODECS_H
 #define CIMAGO_CODECS_H
@@ -63,6 +62,12 @@ const char *imago_jpeg_message(const imago_jpeg_decoder *decoder);
 int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                       uint8_t **output, size_t *output_size, char *message);
 
+/* imago_jpeg_encode that fails ("insufficient memory") when the output would pass `output_limit`
+ * bytes (0: no limit). The shim owns its output buffer until success, so failing after the buffer
+ * has grown frees it exactly once; the limit lets tests take that path with real input. */
+int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                              size_t output_limit, uint8_t **output, size_t *output_size, char *message);
+
 void imago_free(void *pointer);
 
 /* ---------------------------------------------------------------- PNG (libpng simplified API) */
@@ -90,19 +95,8 @@ const char *imago_png_message(const imago_png_decoder *decoder);
 int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride, int has_alpha,
                      uint8_t **output, size_t *output_size, char *message);
 
-/* ---------------------------------------------------------------- WebP */
+/* ---------------------------------------------------------------- WebP (libwebp, libwebpdemux) */
 
-/* libwebp's WebPBitstreamFeatures (decode.h, ABI 0x02xx), filled by WebPGetFeaturesInternal. */
-typedef struct {
-    int width;
-    int height;
-    int has_alpha;
-    int has_animation;
-    int format; /* 0 undefined or mixed, 1 lossy, 2 lossless */
-    uint32_t pad[5];
-} imago_webp_features;
-
-/* The WEBP_DECODER_ABI_VERSION this layout matches (libwebp 1.2.4). */
-#define IMAGO_WEBP_DECODER_ABI_VERSION 0x0209
+#include "CImagoWebP.h"
 
 #endif

@@ -32,28 +32,58 @@ public struct DecodingLimits: Sendable, Hashable {
         public var description: String {
             switch self {
             case .pixelCount(let width, let height, let limit):
-                "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
+                "\(width)x\(height) is \(Self.product(width, height)) pixels, more than the limit of \(limit) (DecodingLimits.maximumPixelCount)"
             case .dimension(let width, let height, let limit):
-                "\(width)x\(height) has a side longer than the limit of \(limit) pixels"
+                "\(width)x\(height) has a side longer than the limit of \(limit) pixels (DecodingLimits.maximumDimension)"
             case .frameCount(let count, let limit):
-                "the animation has \(count) frames, more than the limit of \(limit)"
+                "the animation has \(count) frames, more than the limit of \(limit) (DecodingLimits.maximumFrameCount)"
             case .totalFramePixels(let count, let limit):
-                "the animation's frames hold \(count) pixels in all, more than the limit of \(limit)"
+                "the animation's frames hold \(count) pixels in all, more than the limit of \(limit) (DecodingLimits.maximumTotalFramePixels)"
             case .encodedSize(let bytes, let limit):
-                "the encoded image is \(bytes) bytes, more than the limit of \(limit)"
+                "the encoded image is \(bytes) bytes, more than the limit of \(limit) (DecodingLimits.maximumEncodedSize)"
             case .progressiveScans(let limit):
-                "the progressive JPEG has more than \(limit) scans"
+                "the progressive JPEG has more than \(limit) scans (DecodingLimits.maximumProgressiveScans)"
             }
+        }
+
+        /// `width * height` in words, "more than Int.max" when it does not fit.
+        private static func product(_ width: Int, _ height: Int) -> String {
+            let (product, overflow) = width.multipliedReportingOverflow(by: height)
+            return overflow ? "more than \(Int.max)" : "\(product)"
         }
     }
 
     /// Checks one frame's declared size; throws ``ImagePipeline/Error/limitExceeded(_:_:)``.
+    ///
+    /// A negative side (a header read into a signed field) counts as too long, and a product that
+    /// overflows as too many pixels, whatever the limits are set to.
     public func check(width: Int, height: Int, url: URL?) throws(ImagePipeline.Error) {
-        if width > maximumDimension || height > maximumDimension {
+        if width > maximumDimension || height > maximumDimension || width < 0 || height < 0 {
             throw .limitExceeded(url, .dimension(width: width, height: height, limit: maximumDimension))
         }
-        if width.multipliedReportingOverflow(by: height).partialValue > maximumPixelCount {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maximumPixelCount {
             throw .limitExceeded(url, .pixelCount(width: width, height: height, limit: maximumPixelCount))
+        }
+    }
+
+    /// Checks one frame's size (``check(width:height:url:)``) and returns the bytes of its RGBA
+    /// pixels, `width * height * 4`; a product that overflows is over the pixel limit, whatever
+    /// the limits are set to.
+    func checkedByteCount(width: Int, height: Int, url: URL?) throws(ImagePipeline.Error) -> Int {
+        try check(width: width, height: height, url: url)
+        let (bytes, overflow) = (width * height).multipliedReportingOverflow(by: Bitmap.bytesPerPixel)
+        if overflow { throw .limitExceeded(url, .pixelCount(width: width, height: height, limit: maximumPixelCount)) }
+        return bytes
+    }
+
+    /// Adds one frame's decoded pixels to an animation's running total and checks it against
+    /// ``maximumTotalFramePixels``; an overflowing sum counts as over the limit.
+    func addFramePixels(_ pixels: Int, to total: inout Int, url: URL?) throws(ImagePipeline.Error) {
+        let (sum, overflow) = total.addingReportingOverflow(pixels)
+        total = overflow ? Int.max : sum
+        if overflow || sum > maximumTotalFramePixels {
+            throw .limitExceeded(url, .totalFramePixels(count: total, limit: maximumTotalFramePixels))
         }
     }
 

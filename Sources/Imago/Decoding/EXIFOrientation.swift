@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a camera says its picture must be turned for display: the EXIF `Orientation` tag (0x0112).
 ///
 /// Phones store the sensor's pixels as they came and record the rotation here, so ignoring it
@@ -34,6 +36,12 @@ enum EXIFOrientation: Int, Sendable, CaseIterable {
             offset = segment + Int(length) - 2
         }
         return nil
+    }
+
+    /// The orientation in the JPEG `data` (see ``init(jpeg:)``); the entry point for fuzzing.
+    init?(jpeg data: Data) {
+        guard let orientation = data.withUnsafeBytes({ Self(jpeg: $0.bindMemory(to: UInt8.self)) }) else { return nil }
+        self = orientation
     }
 
     /// Finds tag 0x0112 in IFD0 of the TIFF structure at `tiff.base`.

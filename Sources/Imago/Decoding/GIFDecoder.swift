@@ -1,12 +1,15 @@
 import Foundation
 
-#if canImport(CImagoCodecs)  // with the other Linux codecs; Apple platforms use ImageIO
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
 /// Decodes GIF in Swift: every frame composited onto the canvas as browsers show it, with its delay.
 ///
-/// Frames honour transparency, local and global colour tables, interlacing and the three disposal
+/// Frames honour transparency, local and global colour tables, interlacing and the disposal
 /// methods; the canvas starts transparent and "restore to background" clears to transparent, as
 /// browsers do. Delays of 0 or 1 hundredths of a second play as 100 ms, also as browsers do. Limits
-/// are checked before each frame is decoded; a frame whose image data ends early fails the whole
+/// are checked before each frame is decoded: its own size, the frame count, and the pixels decoded
+/// so far (each frame counts the larger of its own area, which its LZW data must fill, and the
+/// canvas's, which it produces), so a 1x1 canvas cannot carry a thousand huge frames. The task's
+/// cancellation is checked between frames. A frame whose image data ends early fails the whole
 /// decoding rather than showing a partly empty frame.
 struct GIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
@@ -15,7 +18,7 @@ struct GIFDecoder: ImageDecoding {
         var reader = GIFReader(bytes: [UInt8](data), url: context.url)
         let screen = try reader.readScreen()
         let limits = context.limits
-        try limits.check(width: screen.width, height: screen.height, url: context.url)
+        _ = try limits.checkedByteCount(width: screen.width, height: screen.height, url: context.url)
 
         var canvas = GIFCanvas(width: screen.width, height: screen.height)
         var plane = [UInt8](repeating: 0, count: screen.width * screen.height)
@@ -28,21 +31,19 @@ struct GIFDecoder: ImageDecoding {
                 control = next
             case .image(let descriptor):
                 if !context.decodesAllFrames && !frames.isEmpty { break decoding }
+                try context.checkCancellation()
                 if frames.count == limits.maximumFrameCount {
                     throw .limitExceeded(context.url, .frameCount(count: frames.count + 1, limit: limits.maximumFrameCount))
                 }
-                totalPixels += screen.width * screen.height
-                if totalPixels > limits.maximumTotalFramePixels {
-                    throw .limitExceeded(
-                        context.url, .totalFramePixels(count: totalPixels, limit: limits.maximumTotalFramePixels))
-                }
                 try limits.check(width: descriptor.width, height: descriptor.height, url: context.url)
+                let decodedArea = max(descriptor.width * descriptor.height, screen.width * screen.height)
+                try limits.addFramePixels(decodedArea, to: &totalPixels, url: context.url)
                 try reader.readImage(descriptor, frameIndex: frames.count, into: &plane, canvasWidth: screen.width)
                 guard let colors = descriptor.localColors ?? screen.globalColors else {
                     throw reader.failure("frame \(frames.count + 1) has no colour table")
                 }
                 let shown = canvas.draw(plane, at: descriptor, colors: colors, control: control)
-                frames.append(AnimationFrame(image: shown, duration: control.duration))
+                frames.append(try AnimationFrame(bitmap: shown, duration: control.duration))
                 control = GIFReader.GraphicControl()
             case .end:
                 break decoding
@@ -55,16 +56,35 @@ struct GIFDecoder: ImageDecoding {
 #endif
 
 /// The canvas an animation is drawn on, with the disposal each frame asks for.
+///
+/// A frame may lie partly or wholly outside the canvas (its offsets are any 16-bit values): only
+/// the part inside is drawn, and only that part is disposed of. Disposal 2 clears the frame's
+/// rectangle to transparent, 3 restores the canvas as it was before the frame; 0, 1 and the
+/// undefined values 4-7 leave the frame in place, as browsers do.
 struct GIFCanvas {
+    /// A frame's rectangle clipped to the canvas; empty when the frame lies wholly outside.
+    struct Region: Equatable {
+        var left: Int, top: Int, right: Int, bottom: Int
+        var isEmpty: Bool { left >= right || top >= bottom }
+    }
+
     private var pixels: [UInt8]
     private let width: Int
     private let height: Int
-    private var pendingDisposal: (method: Int, x: Int, y: Int, width: Int, height: Int, saved: [UInt8]?)?
+    private var pendingDisposal: (method: Int, region: Region, saved: [UInt8]?)?
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// The part of `frame` inside a canvas of `width` x `height`, never with a negative size.
+    static func clip(_ frame: GIFReader.ImageDescriptor, width: Int, height: Int) -> Region {
+        let left = min(max(frame.x, 0), width), top = min(max(frame.y, 0), height)
+        let right = min(max(frame.x + frame.width, left), width)
+        let bottom = min(max(frame.y + frame.height, top), height)
+        return Region(left: left, top: top, right: right, bottom: bottom)
     }
 
     /// Disposes of the previous frame, draws the frame's rectangle from `plane` (one colour index
@@ -73,23 +93,22 @@ struct GIFCanvas {
         _ plane: [UInt8], at frame: GIFReader.ImageDescriptor, colors: [RGBA], control: GIFReader.GraphicControl
     ) -> Bitmap {
         dispose()
-        let left = max(frame.x, 0), right = min(frame.x + frame.width, width)
-        let top = max(frame.y, 0), bottom = min(frame.y + frame.height, height)
-        pendingDisposal = (control.disposal, left, top, right - left, bottom - top,
-                           control.disposal == 3 ? pixels : nil)
+        let region = Self.clip(frame, width: width, height: height)
+        pendingDisposal = (control.disposal, region, control.disposal == 3 ? pixels : nil)
         let transparent = control.transparentIndex.map(Int.init) ?? -1
-        pixels.withUnsafeMutableBufferPointer { canvas in
-            guard left < right, top < bottom else { return }
-            for y in top..<bottom {
-                for x in left..<right {
-                    let index = Int(plane[y * width + x])
-                    if index == transparent { continue }
-                    let color = index < colors.count ? colors[index] : RGBA(0, 0, 0)
-                    let target = (y * width + x) * 4
-                    canvas[target] = color.r
-                    canvas[target + 1] = color.g
-                    canvas[target + 2] = color.b
-                    canvas[target + 3] = 255
+        if !region.isEmpty {
+            pixels.withUnsafeMutableBufferPointer { canvas in
+                for y in region.top..<region.bottom {
+                    for x in region.left..<region.right {
+                        let index = Int(plane[y * width + x])
+                        if index == transparent { continue }
+                        let color = index < colors.count ? colors[index] : RGBA(0, 0, 0)
+                        let target = (y * width + x) * 4
+                        canvas[target] = color.r
+                        canvas[target + 1] = color.g
+                        canvas[target + 2] = color.b
+                        canvas[target + 3] = 255
+                    }
                 }
             }
         }
@@ -100,15 +119,19 @@ struct GIFCanvas {
     /// Applies the previous frame's disposal: 2 clears its rectangle, 3 restores what was before it.
     private mutating func dispose() {
         guard let disposal = pendingDisposal else { return }
-        if disposal.method == 3, let saved = disposal.saved {
-            pixels = saved
-        } else if disposal.method == 2 {
-            for y in disposal.y..<(disposal.y + disposal.height) {
-                let start = (y * width + disposal.x) * 4
-                pixels.replaceSubrange(start..<(start + disposal.width * 4),
-                                       with: repeatElement(0, count: disposal.width * 4))
-            }
-        }
         pendingDisposal = nil
+        switch disposal.method {
+        case 2 where !disposal.region.isEmpty:
+            let region = disposal.region
+            let rowBytes = (region.right - region.left) * 4
+            for y in region.top..<region.bottom {
+                let start = (y * width + region.left) * 4
+                pixels.replaceSubrange(start..<(start + rowBytes), with: repeatElement(0, count: rowBytes))
+            }
+        case 3:
+            if let saved = disposal.saved { pixels = saved }
+        default:
+            break  // 0, 1 and the undefined 4-7: leave the frame in place
+        }
     }
 }

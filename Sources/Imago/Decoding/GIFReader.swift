@@ -77,7 +77,8 @@ struct GIFReader {
                 try skipSubBlocks()
             default:
                 if imageCount > 0 { return .end }  // trailing garbage after complete frames
-                throw failure(String(format: "unexpected block 0x%02X at byte %d", introducer, offset - 1))
+                let hex = String(introducer, radix: 16, uppercase: true)
+                throw failure("unexpected block 0x\(hex.count < 2 ? "0" + hex : hex) at byte \(offset - 1)")
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The default decoder: sniffs the bytes and hands them to the codec for their format.
 ///
-/// On Linux that is libjpeg-turbo, libpng, libwebp (loaded at run time) and a Swift GIF decoder;
+/// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, and a Swift GIF decoder;
 /// on Apple platforms, ImageIO. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
 public struct ImageDecoder: ImageDecoding {
@@ -12,7 +12,7 @@ public struct ImageDecoder: ImageDecoding {
 
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try context.limits.check(encodedSize: data.count, url: context.url)
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         switch context.format {
         case .jpeg: return try JPEGDecoder().decode(data, context: context)
         case .png: return try PNGDecoder().decode(data, context: context)

@@ -1,4 +1,4 @@
-#if canImport(ImageIO) && !canImport(CImagoCodecs)
+#if canImport(ImageIO) && !os(Linux)
 import Foundation
 import ImageIO
 #if canImport(UIKit)
@@ -31,10 +31,8 @@ struct ImageIODecoder: ImageDecoding {
             let width = properties[kCGImagePropertyPixelWidth] as? Int ?? 0
             let height = properties[kCGImagePropertyPixelHeight] as? Int ?? 0
             try limits.check(width: width, height: height, url: context.url)
-            totalPixels += width * height
-            if totalPixels > limits.maximumTotalFramePixels {
-                throw .limitExceeded(context.url, .totalFramePixels(count: totalPixels, limit: limits.maximumTotalFramePixels))
-            }
+            try limits.addFramePixels(width * height, to: &totalPixels, url: context.url)
+            try context.checkCancellation()
             guard CGImageSourceGetStatusAtIndex(source, index) == .statusComplete else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO reports frame \(index + 1) incomplete")
             }

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
@@ -34,9 +34,11 @@ struct JPEGDecoder: ImageDecoding {
             var height: Int32 = 0
             try check(imago_jpeg_start(decoder, Int32(scale), &width, &height), decoder, context)
 
+            let byteCount = try context.limits.checkedByteCount(
+                width: Int(width), height: Int(height), url: context.url)
             let bytesPerRow = Int(width) * Bitmap.bytesPerPixel
             var status = IMAGO_FAILED
-            let pixels = [UInt8].filled(count: bytesPerRow * Int(height)) { buffer in
+            let pixels = [UInt8].filled(count: byteCount) { buffer in
                 status = imago_jpeg_read_pixels(decoder, buffer, bytesPerRow)
                 return status == IMAGO_OK
             }
@@ -44,7 +46,7 @@ struct JPEGDecoder: ImageDecoding {
             guard let pixels else { throw .decodingFailed(context.url, .jpeg, reason: "no pixel buffer") }
             let bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
             let orientation = EXIFOrientation(jpeg: bytes) ?? .up
-            return ImageContainer(image: orientation.apply(to: bitmap), format: .jpeg)
+            return try ImageContainer(bitmap: orientation.apply(to: bitmap), format: .jpeg)
         }
     }
 

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
@@ -22,16 +22,16 @@ struct PNGDecoder: ImageDecoding {
             guard imago_png_header_ok(decoder) != 0 else { throw failure() }
             let width = Int(imago_png_width(decoder))
             let height = Int(imago_png_height(decoder))
-            try context.limits.check(width: width, height: height, url: context.url)
+            let byteCount = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
 
             let bytesPerRow = width * Bitmap.bytesPerPixel
-            let pixels = [UInt8].filled(count: bytesPerRow * height) { buffer in
+            let pixels = [UInt8].filled(count: byteCount) { buffer in
                 imago_png_read_pixels(decoder, buffer, bytesPerRow) != 0
             }
             guard let pixels else { throw failure() }
             let alphaMode: Bitmap.AlphaMode = imago_png_has_alpha(decoder) != 0 ? .straight : .opaque
             let bitmap = Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels)
-            return ImageContainer(image: bitmap, format: .png)
+            return try ImageContainer(bitmap: bitmap, format: .png)
         }
     }
 }

@@ -1,48 +1,52 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 import Foundation
 
-/// Decodes WebP (lossy, lossless, with alpha, animated) with the system's libwebp, loaded at run
-/// time.
+/// Decodes WebP (lossy, lossless, with alpha, animated) with the system's libwebp and
+/// libwebpdemux, linked at build time (Debian: libwebp-dev).
 ///
-/// Without libwebp it fails with an `unsupportedFormat` error that says what to install. Animated
-/// files are taken apart here (`ANMF` chunks) and each frame decoded by libwebp, so no
-/// libwebpdemux is needed.
+/// The header's size is checked against the limits before any pixel memory exists; animations
+/// are played by libwebpdemux's `WebPAnimDecoder` (see ``WebPAnimation``). A still bitstream of
+/// another size than its header declares fails, so no pixel is ever left unwritten.
 struct WebPDecoder: ImageDecoding {
-    /// The library to decode with; `nil` stands for a machine without libwebp.
-    var library: WebPLibrary? = WebPLibrary.shared
-
     func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        guard let library else { throw WebPLibrary.missing(context.url) }
-        return try data.withBytes { bytes throws(ImagePipeline.Error) in
-            let features: imago_webp_features
-            switch library.features(bytes) {
-            case .success(let found): features = found
-            case .failure(let status): throw .decodingFailed(context.url, .webp, reason: status.description)
+        try data.withBytes { bytes throws(ImagePipeline.Error) in
+            guard let base = bytes.baseAddress else { throw failure(context, "the file is empty") }
+            var info = imago_webp_info()
+            let status = imago_webp_get_info(base, bytes.count, &info)
+            guard status == 0 else { throw failure(context, Self.describe(status: status)) }
+            let width = Int(info.width), height = Int(info.height)
+            let byteCount = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
+            if info.has_animation != 0 {
+                return try WebPAnimation(context: context, width: width, height: height).decode(bytes)
             }
-            let width = Int(features.width), height = Int(features.height)
-            try context.limits.check(width: width, height: height, url: context.url)
-            if features.has_animation != 0 {
-                let animation = WebPAnimation(library: library, context: context, width: width, height: height)
-                return try animation.decode(bytes)
+            let bytesPerRow = width * Bitmap.bytesPerPixel
+            let pixels = [UInt8].filled(count: byteCount) { buffer in
+                imago_webp_decode_still(base, bytes.count, info.width, info.height, buffer, byteCount, bytesPerRow) != 0
             }
-            let alphaMode: Bitmap.AlphaMode = features.has_alpha != 0 ? .straight : .opaque
-            guard let bitmap = Self.decodeStill(bytes, library: library, width: width, height: height, alphaMode: alphaMode)
-            else { throw .decodingFailed(context.url, .webp, reason: "libwebp could not decode the bitstream") }
-            return ImageContainer(image: bitmap, format: .webp)
+            guard let pixels else { throw failure(context, "libwebp could not decode the bitstream (corrupt or cut short)") }
+            let alphaMode: Bitmap.AlphaMode = info.has_alpha != 0 ? .straight : .opaque
+            return try ImageContainer(
+                bitmap: Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels), format: .webp)
         }
     }
 
-    /// One still image of the declared size, or `nil` when libwebp fails.
-    static func decodeStill(
-        _ bytes: UnsafeBufferPointer<UInt8>, library: WebPLibrary, width: Int, height: Int, alphaMode: Bitmap.AlphaMode
-    ) -> Bitmap? {
-        let pixels = [UInt8].filled(count: width * height * Bitmap.bytesPerPixel) { buffer in
-            library.decode(bytes, into: buffer, width: width, height: height)
+    private func failure(_ context: DecodingContext, _ reason: String) -> ImagePipeline.Error {
+        .decodingFailed(context.url, .webp, reason: reason)
+    }
+
+    /// A libwebp `VP8StatusCode` other than OK, in words.
+    static func describe(status: Int32) -> String {
+        switch status {
+        case 1: "libwebp ran out of memory"
+        case 2: "libwebp rejected a parameter"
+        case 3: "the bitstream is corrupt"
+        case 4: "the file uses a feature libwebp does not support"
+        case 7: "the data ends too early"
+        default: "libwebp status \(status)"
         }
-        return pixels.map { Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: $0) }
     }
 }
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 #endif
 
@@ -66,7 +66,7 @@ extension Bitmap {
     }
 }
 
-#if canImport(CImagoCodecs)
+#if os(Linux)
 extension ImageEncoding {
     /// Calls a C encoding shim, which mallocs its output or writes a message on failure, and takes
     /// the bytes.

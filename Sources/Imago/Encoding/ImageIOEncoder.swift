@@ -1,4 +1,4 @@
-#if canImport(ImageIO) && !canImport(CImagoCodecs)
+#if canImport(ImageIO) && !os(Linux)
 import CoreGraphics
 import Foundation
 import ImageIO

@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 #endif
 import Foundation
@@ -18,15 +18,11 @@ public struct JPEGEncoder: ImageEncoding {
     public var format: ImageFormat { .jpeg }
 
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
+        #if os(Linux)
+        return try encode(image, outputLimit: 0)
+        #elseif canImport(ImageIO)
         try checkNotEmpty(image)
         let pixels = image.opaqueOnWhitePixels
-        #if canImport(CImagoCodecs)
-        return try encodeWithShim(library: "libjpeg") { output, size, message in
-            imago_jpeg_encode(
-                pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, Int32(quality), &output, &size,
-                message)
-        }
-        #elseif canImport(ImageIO)
         return try ImageIOEncoder.encode(
             Bitmap(width: image.width, height: image.height, alphaMode: .opaque, pixels: pixels), as: self,
             quality: Double(quality) / 100)
@@ -34,4 +30,23 @@ public struct JPEGEncoder: ImageEncoding {
         throw failure("no JPEG encoder on this platform")
         #endif
     }
+
+    #if os(Linux)
+    /// Encodes with libjpeg-turbo, failing when the output would pass `outputLimit` bytes (0: no
+    /// limit). The limit exists for tests: it takes the shim's error path after its output buffer
+    /// has grown, with real input.
+    func encode(_ image: Bitmap, outputLimit: Int) throws(ImagePipeline.Error) -> Data {
+        try checkNotEmpty(image)
+        // JPEG stores at most 65,535 pixels a side; libjpeg says so in its own words past that, but
+        // the C int parameters must not be handed a truncated value.
+        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
+            throw failure("a \(image.width)x\(image.height) bitmap is too large for JPEG (65,535 pixels a side)")
+        }
+        let pixels = image.opaqueOnWhitePixels
+        return try encodeWithShim(library: "libjpeg") { output, size, message in
+            imago_jpeg_encode_limited(
+                pixels, width, height, image.bytesPerRow, Int32(quality), max(outputLimit, 0), &output, &size, message)
+        }
+    }
+    #endif
 }

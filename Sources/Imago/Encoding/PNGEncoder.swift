@@ -1,4 +1,4 @@
-#if canImport(CImagoCodecs)
+#if os(Linux)
 import CImagoCodecs
 #endif
 import Foundation
@@ -14,7 +14,7 @@ public struct PNGEncoder: ImageEncoding {
 
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
         try checkNotEmpty(image)
-        #if canImport(CImagoCodecs)
+        #if os(Linux)
         let hasAlpha = image.alphaMode != .opaque
         let pixels: [UInt8] = hasAlpha ? image.straightAlphaPixels : Self.dropAlpha(image.pixels)
         let stride = image.width * (hasAlpha ? 4 : 3)

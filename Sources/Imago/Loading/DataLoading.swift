@@ -54,9 +54,11 @@ public struct DownloadProgress: Sendable, Hashable {
         self.total = total
     }
 
-    /// Completed fraction in 0...1, or `nil` when the total is unknown.
+    /// Completed fraction in 0...1, or `nil` when the total is unknown. Nothing to load (a total
+    /// of 0, as for a memory hit) counts as done.
     public var fraction: Double? {
-        guard let total, total > 0 else { return nil }
+        guard let total else { return nil }
+        guard total > 0 else { return 1 }
         return min(1, Double(completed) / Double(total))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the pipeline did with one request, for observers of ``ImagePipeline/events()``.
-public enum PipelineEvent: Sendable {
+public enum PipelineEvent: Sendable, CustomStringConvertible {
     /// A request missed the memory cache and its work began (or joined work under way).
     case started(URL, key: CacheKey)
     /// Bytes arrived for a request's download.
@@ -12,6 +12,19 @@ public enum PipelineEvent: Sendable {
     case failed(URL, ImagePipeline.Error)
     /// A request's caller cancelled it.
     case cancelled(URL)
+
+    /// `completed https://…/a.jpg from disk (total 3.1 ms, decode 2.0 ms)`: one line for a log.
+    public var description: String {
+        switch self {
+        case .started(let url, _): "started \(url.absoluteString)"
+        case .progress(let url, let progress):
+            "progress \(url.absoluteString): \(ByteCountDescription.format(progress.completed))"
+                + (progress.total.map { " of \(ByteCountDescription.format($0))" } ?? "")
+        case .completed(let url, let source, let timing): "completed \(url.absoluteString) from \(source.rawValue) (\(timing))"
+        case .failed(_, let error): "failed: \(error)"
+        case .cancelled(let url): "cancelled \(url.absoluteString)"
+        }
+    }
 
     /// The URL the event concerns.
     public var url: URL {
@@ -24,7 +37,7 @@ public enum PipelineEvent: Sendable {
 }
 
 /// How long each stage of one load took; stages that did not run are `nil`.
-public struct StageTiming: Sendable, Hashable {
+public struct StageTiming: Sendable, Hashable, CustomStringConvertible {
     /// Time waiting for a download slot.
     public var queued: Duration?
     /// Time reading the disk cache (hit or miss).
@@ -41,4 +54,14 @@ public struct StageTiming: Sendable, Hashable {
     public var attempts: Int = 0
 
     public init() {}
+
+    /// `total 12.3 ms: queued 0.1 ms, download 8.0 ms, decode 4.0 ms; 1 attempt`: the stages that ran.
+    public var description: String {
+        let stages = [("queued", queued), ("disk", diskRead), ("download", download), ("decode", decode), ("process", process)]
+            .compactMap { name, value in value.map { "\(name) \($0.formattedMilliseconds)" } }
+        var text = "total \(total.formattedMilliseconds)"
+        if !stages.isEmpty { text += ": " + stages.joined(separator: ", ") }
+        if attempts > 0 { text += "; \(attempts) attempt\(attempts == 1 ? "" : "s")" }
+        return text
+    }
 }

@@ -63,12 +63,15 @@ extension Bitmap {
     }
 }
 #else
-// On Linux the platform image is a `Bitmap`, so both conversions are the identity.
+// On Linux the platform image wraps a `Bitmap`: both conversions are free.
+
+extension PlatformImage {
+    /// The decoded pixels.
+    var bitmap: Bitmap? { pixels }
+}
 
 extension Bitmap {
-    /// The image as a bitmap: itself.
-    var bitmap: Bitmap? { self }
-    /// The bitmap as the platform's image: itself.
-    var platformImage: PlatformImage? { self }
+    /// The bitmap as the platform's image.
+    var platformImage: PlatformImage? { PlatformImage(self) }
 }
 #endif

@@ -21,15 +21,28 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
     /// With ``ContentMode/aspectFill``: cut the overflowing sides so the result is exactly
     /// ``size`` (centred). Ignored with ``ContentMode/aspectFit``, which never overflows.
     public let crop: Bool
+    /// Largest `width * height` the output may have, so that enlarging to an absurd size (a size
+    /// taken from a URL, say) is an error instead of an allocation the process cannot survive.
+    /// Default: ``defaultMaximumOutputPixelCount`` (100 megapixels, the decoders' limit for one
+    /// frame). Not part of ``identifier``: it never changes what comes out, only whether it does.
+    public let maximumOutputPixelCount: Int
+
+    /// The default ``maximumOutputPixelCount``: 100 megapixels.
+    public static let defaultMaximumOutputPixelCount = 100_000_000
 
     /// A processor that scales to `size` as `contentMode` says.
     ///
-    /// A size below 1x1 is refused when processing, with ``ImagePipeline/Error/processingFailed(_:processor:reason:)``.
-    public init(size: PixelSize, contentMode: ContentMode, upscale: Bool = false, crop: Bool = false) {
+    /// A size below 1x1, or an output of more than `maximumOutputPixelCount` pixels, is refused
+    /// when processing, with ``ImagePipeline/Error/processingFailed(_:processor:reason:)``.
+    public init(
+        size: PixelSize, contentMode: ContentMode, upscale: Bool = false, crop: Bool = false,
+        maximumOutputPixelCount: Int = ResizeProcessor.defaultMaximumOutputPixelCount
+    ) {
         self.size = size
         self.contentMode = contentMode
         self.upscale = upscale
         self.crop = crop
+        self.maximumOutputPixelCount = maximumOutputPixelCount
     }
 
     /// `resize(256x256,fit)`, `resize(256x256,fill,crop)`, with `,upscale` when enlarging is allowed.
@@ -51,13 +64,14 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
 
     /// The resized bitmap, in the alpha mode of `bitmap`.
     /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` when ``size`` or
-    ///   the bitmap is empty.
+    ///   the bitmap is empty, or the output would exceed ``maximumOutputPixelCount``.
     public func process(_ bitmap: Bitmap) throws(ImagePipeline.Error) -> Bitmap {
         try resize(bitmap, reportingAs: identifier)
     }
 
     /// The size an image of `imageSize` comes out at (`imageSize` itself when the target or the
-    /// image is empty, which processing refuses).
+    /// image is empty, which processing refuses). A side too long for `Int` comes out as
+    /// `Int.max`; processing refuses such sizes (``maximumOutputPixelCount``).
     public func outputSize(for imageSize: PixelSize) -> PixelSize {
         plan(for: imageSize)?.size ?? imageSize
     }
@@ -75,7 +89,26 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
                 nil, processor: processor,
                 reason: "the image is empty (\(imageSize) pixels), so there is nothing to resize")
         }
+        let (pixels, overflow) = plan.size.width.multipliedReportingOverflow(by: plan.size.height)
+        if overflow || pixels > maximumOutputPixelCount {
+            let count = overflow ? "more than \(Int.max)" : "\(pixels)"
+            let remedy =
+                overflow
+                ? "no limit allows that; ask for a smaller size"
+                : "ask for a smaller size, or raise ResizeProcessor.maximumOutputPixelCount to at least \(pixels)"
+            throw .processingFailed(
+                nil, processor: processor,
+                reason: "resizing \(imageSize) to \(plan.size) would make \(count) pixels, more than "
+                    + "maximumOutputPixelCount (\(maximumOutputPixelCount)); \(remedy)")
+        }
         return Resampler.resample(bitmap, region: plan.region, to: plan.size)
+    }
+
+    /// A scaled side in whole pixels: at least 1, and `Int.max` when it does not fit in `Int`.
+    private static func pixels(_ length: Double) -> Int {
+        let rounded = length.rounded()
+        guard rounded < Double(Int.max) else { return Int.max }  // Double(Int.max) is 2^63
+        return max(1, Int(rounded))
     }
 
     /// The output size and the part of the image it shows; nil for an empty image or target.
@@ -91,8 +124,7 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
             case .aspectFill: max(horizontalScale, verticalScale)
             }
         if !upscale { scale = min(scale, 1) }
-        var output = PixelSize(
-            width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
+        var output = PixelSize(width: Self.pixels(width * scale), height: Self.pixels(height * scale))
         let whole = Resampler.Region(x: 0, y: 0, width: width, height: height)
         guard contentMode == .aspectFill, crop else { return (output, whole) }
 

@@ -21,7 +21,7 @@ import Testing
     /// of 48 MB.
     @Test func twelveMegapixelThumbnailStaysSmall() throws {
         let photo = try JPEGEncoder(quality: 80).encode(gradientBitmap(width: 4000, height: 3000))
-        let image = try ImageDecoder.decode(photo, targetPixelSize: 256).image
+        let image = try ImageDecoder.decode(photo, targetPixelSize: 256).bitmap()
         #expect(image.width == 500 && image.height == 375)
         #expect(max(image.width, image.height) >= 256)
         #expect(image.byteCount < 30 * 1024 * 1024)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func orientationAppliesAfterScaling() throws {
-        let image = try ImageDecoder.decode(try Fixture.named("jpeg-orientation-6").data(), targetPixelSize: 16).image
+        let image = try ImageDecoder.decode(try Fixture.named("jpeg-orientation-6").data(), targetPixelSize: 16).bitmap()
         #expect(image.width == 12 && image.height == 16)  // 32x24 at 4/8, then turned
     }
 }

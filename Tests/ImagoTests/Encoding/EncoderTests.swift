@@ -10,13 +10,13 @@ import Testing
         let original = gradientBitmap(width: 37, height: 23, alpha: alpha)
         let data = try PNGEncoder().encode(original)
         #expect(ImageFormat.sniff(data) == .png)
-        let decoded = try ImageDecoder.decode(data).image
+        let decoded = try ImageDecoder.decode(data).bitmap()
         #expect(decoded == original)
     }
 
     @Test func pngStoresPremultipliedPixelsStraight() throws {
         let premultiplied = Bitmap(width: 1, height: 1, alphaMode: .premultiplied, pixels: [100, 50, 0, 128])
-        let decoded = try ImageDecoder.decode(try PNGEncoder().encode(premultiplied)).image
+        let decoded = try ImageDecoder.decode(try PNGEncoder().encode(premultiplied)).bitmap()
         #expect(decoded[0, 0] == RGBA(199, 100, 0, 128))
         #expect(decoded.alphaMode == .straight)
     }
@@ -26,7 +26,7 @@ import Testing
         let original = gradientBitmap(width: 64, height: 48)
         let data = try JPEGEncoder(quality: 90).encode(original)
         #expect(ImageFormat.sniff(data) == .jpeg)
-        let decoded = try ImageDecoder.decode(data).image
+        let decoded = try ImageDecoder.decode(data).bitmap()
         #expect(decoded.width == 64 && decoded.height == 48 && decoded.alphaMode == .opaque)
         #expect(largestDifference(decoded, original.pixels).value <= 6)
         #expect(try JPEGEncoder(quality: 20).encode(original).count < data.count)
@@ -41,7 +41,7 @@ import Testing
         var image = Bitmap(width: 16, height: 16)
         image.alphaMode = mode
         for y in 0..<16 { for x in 8..<16 { image[x, y] = halfRed } }
-        let decoded = try ImageDecoder.decode(try JPEGEncoder(quality: 95).encode(image)).image
+        let decoded = try ImageDecoder.decode(try JPEGEncoder(quality: 95).encode(image)).bitmap()
         let white = decoded[2, 8], pink = decoded[13, 8]
         #expect(min(white.r, white.g, white.b) >= 252, "\(white)")
         // 200 * 128/255 + 255 * 127/255 = 227; green and blue 127.

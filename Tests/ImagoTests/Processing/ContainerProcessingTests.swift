@@ -10,13 +10,12 @@ extension ProcessingTests {
 
         /// A 3-frame 60x40 animation, one solid colour per frame; the still image is the first frame.
         static func animation() throws -> ImageContainer {
-            func image(_ color: RGBA) throws -> PlatformImage {
-                try #require(Bitmap(width: 60, height: 40, fill: color).platformImage)
-            }
             let frames = try zip(colors, durations).map { color, duration in
-                AnimationFrame(image: try image(color), duration: duration)
+                try AnimationFrame(bitmap: Bitmap(width: 60, height: 40, fill: color), duration: duration)
             }
-            return ImageContainer(image: try image(colors[0]), format: .gif, frames: frames)
+            var container = try ImageContainer(bitmap: Bitmap(width: 60, height: 40, fill: colors[0]), format: .gif)
+            container.frames = frames
+            return container
         }
 
         static let processors: [any ImageProcessing] = [
@@ -39,10 +38,10 @@ extension ProcessingTests {
             #expect(container.format == .gif)
             #expect(container.frames.count == 3)
             #expect(container.frames.map(\.duration) == Self.durations)
-            let still = try #require(container.image.bitmap)
+            let still = try container.bitmap()
             #expect(still.size == expectedSize, "\(processor.identifier)")
             for (frame, color) in zip(container.frames, Self.colors) {
-                let bitmap = try #require(frame.image.bitmap)
+                let bitmap = try frame.bitmap()
                 #expect(bitmap.size == expectedSize, "\(processor.identifier)")
                 // Each frame keeps its own colour: it was processed, not replaced by the first.
                 let center = bitmap[expectedSize.width / 2, expectedSize.height / 2]
@@ -51,9 +50,8 @@ extension ProcessingTests {
         }
 
         @Test func stillContainerStaysStill() throws {
-            let image = try #require(Bitmap.coordinates(width: 50, height: 50).platformImage)
             let container = try ThumbnailProcessor(maximumPixelSize: 10).process(
-                ImageContainer(image: image, format: .png))
+                ImageContainer(bitmap: Bitmap.coordinates(width: 50, height: 50), format: .png))
             #expect(container.frames.isEmpty)
             #expect(container.pixelSize == PixelSize(width: 10, height: 10))
         }

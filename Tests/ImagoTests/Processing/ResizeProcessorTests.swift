@@ -155,5 +155,44 @@ extension ProcessingTests {
                 })
             #expect(failure.reason.contains("the image is empty (0x0 pixels)"))
         }
+
+        /// Target sizes no one can allocate: enlarging to them is refused by the output-pixel limit,
+        /// and working out the output size never traps (sides past `Int` come out as `Int.max`).
+        static let absurdSizes: [(PixelSize, ResizeProcessor, Int?)] = [
+            (PixelSize(width: 10, height: 10), fit(Int.max, Int.max, upscale: true), nil),
+            (PixelSize(width: 1, height: 1), fill(Int.max, 1, upscale: true), nil),
+            (PixelSize(width: 1, height: 1), fill(Int.max, Int.max, upscale: true, crop: true), nil),
+            (PixelSize(width: 3, height: 1), fill(0xFFFF_FFFF, 0xFFFF_FFFF, upscale: true), nil),
+            (PixelSize(width: 10, height: 10), fit(0xFFFF_FFFF, 0xFFFF_FFFF, upscale: true), nil),
+            (PixelSize(width: 10, height: 10), fit(100_000, 100_000, upscale: true), 10_000_000_000),
+            (PixelSize(width: 2, height: 1), fill(20_000, 20_000, upscale: true, crop: true), 400_000_000),
+            (PixelSize(width: 10, height: 10), fit(10_001, 10_001, upscale: true), 100_020_001),
+        ]
+
+        @Test("enlarging to an absurd size is refused", arguments: absurdSizes)
+        func absurdOutputIsRefused(_ image: PixelSize, _ processor: ResizeProcessor, _ needed: Int?) throws {
+            let output = processor.outputSize(for: image)
+            #expect(output.width >= 1 && output.height >= 1)
+            let bitmap = Bitmap(width: image.width, height: image.height, fill: RGBA(1, 2, 3))
+            let failure = try #require(processingFailure { _ = try processor.process(bitmap) })
+            #expect(failure.processor == processor.identifier)
+            #expect(failure.reason.contains("maximumOutputPixelCount (100000000)"), "\(failure.reason)")
+            if let needed {
+                #expect(failure.reason.contains("at least \(needed)"), "\(failure.reason)")
+            } else {
+                #expect(failure.reason.contains("more than \(Int.max) pixels"), "\(failure.reason)")
+            }
+        }
+
+        @Test func outputPixelLimitIsAdjustable() throws {
+            let image = Bitmap(width: 4, height: 4, fill: RGBA(1, 2, 3))
+            let size = PixelSize(width: 10, height: 10)
+            let strict = ResizeProcessor(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 99)
+            let failure = try #require(processingFailure { _ = try strict.process(image) })
+            #expect(failure.reason.contains("at least 100"), "\(failure.reason)")
+            let enough = ResizeProcessor(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 100)
+            #expect(try enough.process(image).size == size)
+            #expect(ResizeProcessor.defaultMaximumOutputPixelCount == 100_000_000)
+        }
     }
 }

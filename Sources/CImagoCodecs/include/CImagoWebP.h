@@ -1,0 +1,51 @@
+/* libwebp and libwebpdemux shims for Imago's Linux WebP decoder (Debian: libwebp-dev).
+ *
+ * Swift sees no libwebp header: the shims take plain bytes and sizes, and the animation decoder is
+ * opaque. Every function bounds-checks its input; none keeps global state.
+ */
+#ifndef CIMAGO_WEBP_H
+#define CIMAGO_WEBP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the header of a WebP file declares (WebPGetFeatures): the canvas size for extended files. */
+typedef struct {
+    int width;
+    int height;
+    int has_alpha;
+    int has_animation;
+} imago_webp_info;
+
+/* Reads the header; returns libwebp's VP8StatusCode (0 when `info` was filled). */
+int imago_webp_get_info(const uint8_t *data, size_t size, imago_webp_info *info);
+
+/* Decodes a still WebP into straight-alpha RGBA rows of `stride` bytes in `pixels` (`pixels_size`
+ * bytes). The bitstream must be exactly `width` x `height` as the header declares. Returns 1 on
+ * success, 0 when the data is corrupt, cut short or of another size. */
+int imago_webp_decode_still(const uint8_t *data, size_t size, int width, int height, uint8_t *pixels,
+                            size_t pixels_size, size_t stride);
+
+/* Counts the ANMF (animation frame) chunks by walking the chunk headers, allocating nothing, so
+ * that limits are checked before libwebpdemux parses the frames. */
+size_t imago_webp_count_frames(const uint8_t *data, size_t size);
+
+/* An animation being played by WebPAnimDecoder into full RGBA canvases. Opaque to Swift. */
+typedef struct imago_webp_animation imago_webp_animation;
+
+/* Parses an animated WebP (`data` must stay valid until destroy). Fails, with `message` (at least
+ * 160 bytes) saying why, when the file is not a complete animation or a frame's bitstream is not
+ * the size its ANMF chunk declares. The decoder allocates two canvases: check the limits first. */
+imago_webp_animation *imago_webp_animation_create(const uint8_t *data, size_t size, char *message);
+void imago_webp_animation_destroy(imago_webp_animation *animation);
+
+/* Canvas size and frame count as the demuxer found them. */
+void imago_webp_animation_info(const imago_webp_animation *animation, uint32_t *width, uint32_t *height,
+                               uint32_t *frame_count);
+
+/* Decodes the next frame onto the canvas. On success returns 1, `*canvas` points at width * height
+ * straight-alpha RGBA pixels owned by the decoder (valid until the next call or destroy) and
+ * `*timestamp` is the frame's end time in milliseconds. Returns 0 on corrupt data or at the end. */
+int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **canvas, int *timestamp);
+
+#endif
