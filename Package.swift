@@ -74,6 +74,7 @@ let package = Package(
             cSettings: [.treatAllWarnings(as: .error)],
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"),
             ]
         ),
         .testTarget(

@@ -86,7 +86,7 @@ extension ImagePipeline {
                 }
                 try? configuration.diskCache?.store(data, forKey: request.originalKey)
             }
-            configuration.logger.debug("Cache layer \(layer.name) had \(request.url)")
+            configuration.logger.debug("Cache layer \(layer.name) had \(configuration.logged(request.url))")
             return data
         }
         return nil
@@ -104,7 +104,8 @@ extension ImagePipeline {
         if configuration.honoursHTTPCacheHeaders, let staleValidators, staleValidators.canRevalidate {
             headers.merge(staleValidators.conditionalRequestHeaders) { mine, _ in mine }
         }
-        let dataRequest = DataRequest(url: request.url, headers: headers)
+        let dataRequest = DataRequest(
+            url: request.url, headers: headers, credentialHeaderNames: request.credentialHeaderNames)
         while true {
             timing.attempts += 1
             let queuedAt = clock.now
@@ -140,12 +141,12 @@ extension ImagePipeline {
                 }
                 guard let delay else {
                     if let stale, configuration.servesExpiredEntries || error.isTransient {
-                        configuration.logger.info("Serving an expired copy of \(request.url): \(error)")
+                        configuration.logger.info("Serving an expired copy of \(configuration.logged(request.url)): \(configuration.logged(error))")
                         return LoadedData(data: stale.data, source: .disk, timing: timing)
                     }
                     throw error
                 }
-                configuration.logger.debug("Retrying \(request.url) in \(delay): \(error)")
+                configuration.logger.debug("Retrying \(configuration.logged(request.url)) in \(delay): \(configuration.logged(error))")
                 do {
                     try await configuration.clock.sleep(for: delay, tolerance: nil)
                 } catch {

@@ -44,12 +44,13 @@ extension ImagePipeline {
     func scheduleDiskWrite(for request: ImageRequest, _ write: @escaping @Sendable () throws -> Void) {
         let id = nextWriteID.add(1, ordering: .relaxed).newValue
         let logger = configuration.logger
+        let shownURL = configuration.logged(request.url)
         diskWrites.withLock { writes in
             writes[id] = Task.detached(priority: .utility) { [weak self] in
                 do {
                     try write()
                 } catch {
-                    logger.warning("Could not store \(request.url) on disk: \(error)")
+                    logger.warning("Could not store \(shownURL) on disk: \(error)")
                 }
                 _ = self?.diskWrites.withLock { $0.removeValue(forKey: id) }
             }

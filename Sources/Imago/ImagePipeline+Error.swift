@@ -101,11 +101,18 @@ extension ImagePipeline {
             return nil
         }
 
-        public var description: String {
-            let subject = url.map { "\($0.absoluteString)" } ?? "the image"
+        /// A sentence for people, with URLs redacted (see ``Foundation/URL/redactedDescription``):
+        /// no user, password, query string or fragment. ``url`` keeps the whole URL, and
+        /// ``description(redactingURLs:)`` shows it in the sentence.
+        public var description: String { description(redactingURLs: true) }
+
+        /// ``description``, with the whole URL when `redactingURLs` is false: only for callers
+        /// who know their URLs carry no secrets, or who keep the text private.
+        public func description(redactingURLs: Bool) -> String {
+            let subject = url.map { $0.description(redacting: redactingURLs) } ?? "the image"
             switch self {
             case .unsupportedScheme(let url):
-                return "\(url.absoluteString): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
+                return "\(url.description(redacting: redactingURLs)): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
             case .httpStatus(_, let status, _):
                 return "\(subject): the server answered HTTP \(status) \(HTTPStatus.reason(status)); no image was loaded."
             case .bodyTooLarge(_, let limit):

@@ -55,7 +55,7 @@ extension ImagePipeline {
     private func loadProcessedFromDisk(for request: ImageRequest) throws(Error) -> ImageResponse? {
         guard configuration.storesProcessedImagesOnDisk, request.isProcessed, request.cachePolicy.readsDisk,
             let diskCache = configuration.diskCache, let data = diskCache.data(forKey: request.processedKey),
-            let format = ImageFormat.sniff(data)
+            let format = configuration.decoders.sniff(data)
         else { return nil }
         let clock = ContinuousClock()
         let start = clock.now
@@ -71,7 +71,7 @@ extension ImagePipeline {
     }
 
     private func decode(_ data: Data, for request: ImageRequest) throws(Error) -> ImageContainer {
-        guard let format = ImageFormat.sniff(data) else {
+        guard let format = configuration.decoders.sniff(data) else {
             // Unknown bytes: the default decoder names what they look like (HTML, empty…).
             return try ImageDecoder.decode(data, url: request.url, limits: configuration.decodingLimits)
         }

@@ -11,6 +11,10 @@ public struct ImageRequest: Sendable {
     public var url: URL
     /// Extra HTTP headers sent with the download. They do not take part in the cache key.
     public var headers: [String: String]
+    /// Names of ``headers`` that are credentials (API keys, signed tokens), dropped when a
+    /// redirect leads to another origin. `Authorization`, `Proxy-Authorization` and `Cookie`
+    /// always are. Default: none.
+    public var credentialHeaderNames: Set<String> = []
     /// When set, the image is scaled down so its longer side is at most this many pixels; JPEGs
     /// are decoded at a reduced scale so the full-size image is never held.
     public var thumbnailPixelSize: Int?

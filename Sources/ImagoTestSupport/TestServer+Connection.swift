@@ -123,6 +123,10 @@ extension TestServer {
         case .dropConnection:
             return false
 
+        case .raw(let bytes):
+            try await writer.raw(bytes)
+            return false
+
         case .sequence:
             preconditionFailure("State.begin resolves sequences")
         }
