@@ -22,6 +22,7 @@ log=$work/fuzz.log
 
 # Leak checking stays on; the Swift runtime's caches are reachable, so LeakSanitizer ignores them.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp}
 status=0
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
   -artifact_prefix="$work/artifacts/" "$@" "$work/new" "$corpus" > "$log" 2>&1 || status=1

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-15}
 Fuzz/build.sh
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp}
 failed=()
 for dir in Fuzz/*/Harness.swift; do
   harness=$(basename "$(dirname "$dir")")
