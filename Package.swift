@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ImagoUI", targets: ["ImagoUI"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
         .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
+        .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -42,11 +43,13 @@ let package = Package(
         ),
         .target(
             name: "ImagoTestSupport",
+            // The loopback TestServer runs where test suites run (Linux, macOS); on iOS, tvOS,
+            // watchOS and visionOS the target offers the fixtures and the manual clock only.
             dependencies: [
                 "Imago",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
             ],
             swiftSettings: strict
         ),
@@ -67,6 +70,8 @@ let package = Package(
             dependencies: ["Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
+        // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
+        .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago"], swiftSettings: strict),
         // libjpeg-turbo, libpng and libwebp shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
         // libpng-dev, libwebp-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
@@ -74,6 +79,7 @@ let package = Package(
             cSettings: [.treatAllWarnings(as: .error)],
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"),
             ]
         ),
         .testTarget(

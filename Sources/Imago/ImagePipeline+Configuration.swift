@@ -10,9 +10,23 @@ extension ImagePipeline {
         /// Downloads the bytes. Default: `HTTPClientDataLoader` on Linux (AsyncHTTPClient is about
         /// seven times faster there than URLSession), `URLSessionDataLoader` on Apple platforms.
         public var dataLoader: any DataLoading
-        /// Turns bytes into images. Default: ``ImageDecoder``, which sniffs the format and uses
-        /// libjpeg-turbo, libpng, its own GIF decoder and libwebp on Linux, ImageIO on Apple.
-        public var decoder: any ImageDecoding
+        /// Turns bytes into images: the decoders tried by format, yours before the built-in
+        /// ``ImageDecoder``. Default: ``ImageDecoderRegistry/init()``, the built-in decoder only
+        /// (libjpeg-turbo, libpng, libwebp, libheif, libavif and a GIF decoder on Linux, ImageIO on
+        /// Apple). Add a format with `configuration.decoders.register(MyDecoder())`.
+        public var decoders: ImageDecoderRegistry
+        /// The decoder the pipeline calls: ``decoders``. Setting a registry replaces ``decoders``;
+        /// setting any other decoder registers it ahead of the others.
+        public var decoder: any ImageDecoding {
+            get { decoders }
+            set {
+                if let registry = newValue as? ImageDecoderRegistry {
+                    decoders = registry
+                } else {
+                    decoders.register(newValue)
+                }
+            }
+        }
         /// Ceilings checked before decoding. Default: ``DecodingLimits/init()`` (100 megapixels…).
         public var decodingLimits: DecodingLimits
         /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
@@ -53,17 +67,38 @@ extension ImagePipeline {
         /// Where the pipeline logs. Default: a logger labelled `imago` that discards everything;
         /// Imago never bootstraps the logging system.
         public var logger: Logger
+        /// Whether the pipeline's log messages leave out the parts of URLs that commonly carry
+        /// secrets (user, password, query string, fragment; see
+        /// ``Foundation/URL/redactedDescription``). Error descriptions always do; call
+        /// ``ImagePipeline/Error/description(redactingURLs:)`` for the whole URL. Default: `true`.
+        public var redactsURLs: Bool
         /// The prefix of the swift-metrics labels. Default: `imago`.
         public var metricsLabel: String
         /// Makes the swift-metrics instruments. Default: `nil`, the process-wide
         /// `MetricsSystem.factory` (a no-op until the application bootstraps one); Imago never
         /// bootstraps the metrics system.
         public var metricsFactory: (any MetricsFactory)?
+        /// The most disk writes that may wait to run at once; a write beyond it is skipped (and
+        /// counted and logged), never waited for, so a slow disk cannot hold the response path or
+        /// memory. Default: 64.
+        public var maximumPendingDiskWrites: Int = 64
+        /// The most bytes that waiting disk writes may keep alive (downloaded bytes, or decoded
+        /// pixels of processed variants still to encode); a write beyond it is skipped like one
+        /// over ``maximumPendingDiskWrites``. Default: 64 MiB.
+        public var maximumPendingDiskWriteBytes: Int = 64 * 1024 * 1024
+
+        /// Called before every download attempt, retries included, inside the download's slot,
+        /// with the request about to go out (URL, headers, and any `If-None-Match` of a
+        /// revalidation); what it returns is sent instead, by whichever ``dataLoader``. Use it
+        /// for what must be fresh at the moment of sending, such as an authorization token.
+        /// Never called for cache hits. Default: `nil`, requests go out as made.
+        public var requestModifier: ImagePipeline.RequestModifier? = nil
 
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,
-            decoder: any ImageDecoding = ImageDecoder(),
+            decoder: (any ImageDecoding)? = nil,
+            decoders: ImageDecoderRegistry = ImageDecoderRegistry(),
             decodingLimits: DecodingLimits = DecodingLimits(),
             memoryCache: MemoryCache<CacheKey, ImageContainer>? = MemoryCache(),
             diskCache: DiskCache? = nil,
@@ -79,12 +114,17 @@ extension ImagePipeline {
             clock: any Clock<Duration> = ContinuousClock(),
             logger: Logger = Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() }),
             metricsLabel: String = "imago",
-            metricsFactory: (any MetricsFactory)? = nil
+            metricsFactory: (any MetricsFactory)? = nil,
+            redactsURLs: Bool = true
         ) {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
                 configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
-            self.decoder = decoder
+            var registry = decoders
+            if let decoder {
+                if let given = decoder as? ImageDecoderRegistry { registry = given } else { registry.register(decoder) }
+            }
+            self.decoders = registry
             self.decodingLimits = decodingLimits
             self.memoryCache = memoryCache
             self.diskCache = diskCache
@@ -101,7 +141,14 @@ extension ImagePipeline {
             self.logger = logger
             self.metricsLabel = metricsLabel
             self.metricsFactory = metricsFactory
+            self.redactsURLs = redactsURLs
         }
+
+        /// `url` as the logs show it, redacted unless ``redactsURLs`` is off.
+        func logged(_ url: URL) -> String { url.description(redacting: redactsURLs) }
+
+        /// `error` as the logs show it, its URL redacted unless ``redactsURLs`` is off.
+        func logged(_ error: ImagePipeline.Error) -> String { error.description(redactingURLs: redactsURLs) }
 
         /// The platform's default loader: `HTTPClientDataLoader` on Linux, `URLSessionDataLoader`
         /// on Apple platforms.

@@ -8,13 +8,26 @@ extension ImagePipeline {
         /// What the response said about caching (network only).
         let validators: HTTPValidators?
         let timing: StageTiming
+        /// When the original's disk entry stops being fresh (stored, read or refreshed): processed
+        /// variants made from these bytes are stored to expire with it.
+        let expiry: DiskCache.Expiry
         private let diskWriteClaimed = Atomic<Bool>(false)
 
-        init(data: Data, source: ImageResponse.Source, validators: HTTPValidators? = nil, timing: StageTiming) {
+        init(
+            data: Data, source: ImageResponse.Source, validators: HTTPValidators? = nil, timing: StageTiming,
+            expiry: DiskCache.Expiry = .lifetime(nil)
+        ) {
             self.data = data
             self.source = source
             self.validators = validators
             self.timing = timing
+            self.expiry = expiry
+        }
+
+        /// Names these exact bytes (CRC-32 and length): a processed variant on disk records the
+        /// fingerprint of its original, so it is served only while the original is unchanged.
+        var fingerprint: String {
+            String(Checksum.crc32(data), radix: 16) + "-" + String(data.count)
         }
 
         /// True for the first caller only: several images decoded from one download (different
@@ -53,7 +66,7 @@ extension ImagePipeline {
             if let entry, !entry.isExpired || configuration.servesExpiredEntries {
                 timing.diskRead = clock.now - start
                 metrics.diskHits.increment()
-                return LoadedData(data: entry.data, source: .disk, timing: timing)
+                return LoadedData(data: entry.data, source: .disk, timing: timing, expiry: .date(entry.expiresAt))
             }
             if configuration.diskCache != nil { metrics.diskMisses.increment() }
             stale = entry
@@ -62,14 +75,14 @@ extension ImagePipeline {
             if let layered { return LoadedData(data: layered, source: .disk, timing: timing) }
         }
         guard request.cachePolicy.loadsFromNetwork else {
-            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing) }
+            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt)) }
             throw .notCached(request.url)
         }
         if let limit = configuration.waitsForConnectivity,
             !(await configuration.connectivity.waitUntilReachable(for: limit, clock: configuration.clock))
         {
             if Task.isCancelled { throw .cancelled(request.url) }
-            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing) }
+            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt)) }
             throw .offline(request.url)
         }
         return try await download(request, stale: stale, timing: timing, context: context)
@@ -86,7 +99,7 @@ extension ImagePipeline {
                 }
                 try? configuration.diskCache?.store(data, forKey: request.originalKey)
             }
-            configuration.logger.debug("Cache layer \(layer.name) had \(request.url)")
+            configuration.logger.debug("Cache layer \(layer.name) had \(configuration.logged(request.url))")
             return data
         }
         return nil
@@ -104,7 +117,8 @@ extension ImagePipeline {
         if configuration.honoursHTTPCacheHeaders, let staleValidators, staleValidators.canRevalidate {
             headers.merge(staleValidators.conditionalRequestHeaders) { mine, _ in mine }
         }
-        let dataRequest = DataRequest(url: request.url, headers: headers)
+        let dataRequest = DataRequest(
+            url: request.url, headers: headers, credentialHeaderNames: request.credentialHeaderNames)
         while true {
             timing.attempts += 1
             let queuedAt = clock.now
@@ -115,7 +129,8 @@ extension ImagePipeline {
                     onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
                 ) { () async throws(Error) -> DataResponse in
                     startedAt = clock.now
-                    return try await configuration.dataLoader.loadData(for: dataRequest, progress: context.report)
+                    let prepared = try await prepare(dataRequest)
+                    return try await configuration.dataLoader.loadData(for: prepared, progress: context.report)
                 }
                 let started = startedAt ?? queuedAt
                 timing.queued = (timing.queued ?? .zero) + (started - queuedAt)
@@ -123,12 +138,17 @@ extension ImagePipeline {
                 metrics.downloadDuration.recordInterval(since: started, now: clock.now)
                 metrics.downloadedBytes.increment(by: Int64(response.data.count))
                 if response.statusCode == 304, let stale {
-                    refresh(stale, for: request, validators: HTTPValidators(responseHeaders: response.headers))
-                    return LoadedData(data: stale.data, source: .disk, timing: timing)
+                    let validators = HTTPValidators(responseHeaders: response.headers)
+                    let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
+                    refresh(stale, for: request, validators: validators, lifetime: lifetime)
+                    return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .lifetime(lifetime))
                 }
                 if response.statusCode == 304 { throw .httpStatus(request.url, statusCode: 304) }
                 let validators = HTTPValidators(responseHeaders: response.headers)
-                return LoadedData(data: response.data, source: .network, validators: validators, timing: timing)
+                let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
+                return LoadedData(
+                    data: response.data, source: .network, validators: validators, timing: timing,
+                    expiry: .lifetime(lifetime))
             } catch {
                 if let startedAt {  // a download that never left the queue took no download time
                     timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
@@ -140,12 +160,13 @@ extension ImagePipeline {
                 }
                 guard let delay else {
                     if let stale, configuration.servesExpiredEntries || error.isTransient {
-                        configuration.logger.info("Serving an expired copy of \(request.url): \(error)")
-                        return LoadedData(data: stale.data, source: .disk, timing: timing)
+                        configuration.logger.info("Serving an expired copy of \(configuration.logged(request.url)): \(configuration.logged(error))")
+                        return LoadedData(
+                            data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt))
                     }
-                    throw error
+                    throw timing.attempts > 1 ? .gaveUp(last: error, attempts: timing.attempts) : error
                 }
-                configuration.logger.debug("Retrying \(request.url) in \(delay): \(error)")
+                configuration.logger.debug("Retrying \(configuration.logged(request.url)) in \(delay): \(configuration.logged(error))")
                 do {
                     try await configuration.clock.sleep(for: delay, tolerance: nil)
                 } catch {
@@ -156,11 +177,12 @@ extension ImagePipeline {
     }
 
     /// A 304 said the stale copy is still good: give it a new lifetime, off the response path.
-    private func refresh(_ entry: DiskCache.Entry, for request: ImageRequest, validators: HTTPValidators) {
+    private func refresh(
+        _ entry: DiskCache.Entry, for request: ImageRequest, validators: HTTPValidators, lifetime: Duration?
+    ) {
         guard request.cachePolicy.writesDisk, let diskCache = configuration.diskCache else { return }
         let metadata = entry.metadata.merging(validators.metadata) { _, new in new }
-        let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
-        scheduleDiskWrite(for: request) {
+        scheduleDiskWrite(for: request, bytes: entry.data.count) {
             try diskCache.refresh(forKey: request.originalKey, metadata: metadata, lifetime: lifetime)
         }
     }

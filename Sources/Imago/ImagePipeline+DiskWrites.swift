@@ -1,11 +1,12 @@
 import Foundation
+import Logging
 
 extension ImagePipeline {
     /// Waits until every disk write started so far has finished. Writes run off the response
     /// path, so call this before a process exits if the next launch should find the images.
     public func waitForDiskWrites() async {
         while true {
-            let pending = diskWrites.withLock { Array($0.values) }
+            let pending = diskWrites.withLock { $0.tasks }
             if pending.isEmpty { return }
             for task in pending { await task.value }
         }
@@ -24,46 +25,134 @@ extension ImagePipeline {
             metadata = validators.metadata
             lifetime = validators.lifetime
         }
-        scheduleDiskWrite(for: request) { [metadata, lifetime] in
+        scheduleDiskWrite(for: request, bytes: loaded.data.count) { [metadata, lifetime] in
             try diskCache.store(loaded.data, forKey: request.originalKey, metadata: metadata, lifetime: lifetime)
         }
     }
 
-    /// Stores a processed variant on disk (JPEG when opaque, PNG otherwise) when configured to.
-    func storeProcessed(_ container: ImageContainer, for request: ImageRequest) {
+    /// The metadata name under which a processed variant records its original's fingerprint.
+    static let originalFingerprintKey = "imago-original"
+
+    /// Stores a processed variant on disk (JPEG when opaque, PNG otherwise) when configured to,
+    /// under the original's HTTP caching: nothing when it said `no-store`, and the same expiry as
+    /// the original, with the original's fingerprint so a changed original invalidates it.
+    func storeProcessed(_ container: ImageContainer, for request: ImageRequest, original: LoadedData) {
         guard configuration.storesProcessedImagesOnDisk, !container.isAnimated, request.cachePolicy.writesDisk,
             let diskCache = configuration.diskCache
         else { return }
-        scheduleDiskWrite(for: request) {
+        if configuration.honoursHTTPCacheHeaders, original.validators?.noStore == true {
+            diskCache.remove(forKey: request.processedKey)
+            return
+        }
+        let metadata = [Self.originalFingerprintKey: original.fingerprint]
+        let expiry = original.expiry
+        scheduleDiskWrite(for: request, bytes: container.cost) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 90) : PNGEncoder()
-            try diskCache.store(try encoder.encode(container.bitmap()), forKey: request.processedKey)
+            try diskCache.store(
+                try encoder.encode(container.bitmap()), forKey: request.processedKey, metadata: metadata, expiry: expiry)
         }
     }
 
     /// Runs `write` in the background; a failure is logged, never surfaced to the caller.
-    func scheduleDiskWrite(for request: ImageRequest, _ write: @escaping @Sendable () throws -> Void) {
+    ///
+    /// Writes are bounded: when ``Configuration/maximumPendingDiskWrites`` writes or
+    /// ``Configuration/maximumPendingDiskWriteBytes`` bytes (what the pending writes keep alive)
+    /// are already pending, this one is skipped and counted, so a slow disk never holds memory
+    /// without bound and never blocks the response path.
+    ///
+    /// - Parameter bytes: the memory the write keeps alive until it runs (bytes, or pixels).
+    func scheduleDiskWrite(for request: ImageRequest, bytes: Int, _ write: @escaping @Sendable () throws -> Void) {
         let id = nextWriteID.add(1, ordering: .relaxed).newValue
         let logger = configuration.logger
-        diskWrites.withLock { writes in
-            writes[id] = Task.detached(priority: .utility) { [weak self] in
+        let shownURL = configuration.logged(request.url)
+        let limits = PendingDiskWrites.Limits(
+            count: configuration.maximumPendingDiskWrites, bytes: configuration.maximumPendingDiskWriteBytes)
+        let admission = diskWrites.withLock { writes -> PendingDiskWrites.Admission in
+            let admission = writes.admit(id, bytes: bytes, limits: limits)
+            guard admission == .admitted else { return admission }
+            writes.start(id, Task.detached(priority: .utility) { [weak self] in
                 do {
                     try write()
+                } catch let error as DiskCache.Error {
+                    // The disk cache logs file-system faults itself, once per cause.
+                    logger.debug("Could not store \(shownURL) on disk: \(error)")
                 } catch {
-                    logger.warning("Could not store \(request.url) on disk: \(error)")
+                    logger.warning("Could not store \(shownURL) on disk: \(error)")
                 }
-                _ = self?.diskWrites.withLock { $0.removeValue(forKey: id) }
+                self?.diskWrites.withLock { $0.finish(id) }
+            })
+            return admission
+        }
+        switch admission {
+        case .admitted: break
+        case .skipped(let isFirst):
+            let message: Logger.Message =
+                "Skipped storing \(shownURL) on disk: \(limits.count) writes or \(limits.bytes) bytes already wait."
+            if isFirst {
+                logger.warning("\(message) The disk is slower than the downloads; later skips are logged at debug level.")
+            } else {
+                logger.debug("\(message)")
             }
         }
+    }
+
+    /// Disk writes skipped because too many were pending.
+    var skippedDiskWriteCount: Int { diskWrites.withLock { $0.skippedCount } }
+}
+
+/// The disk writes under way, bounded in count and in the bytes they keep alive. A value, so its
+/// rules are tested without timing; the pipeline keeps it behind a `Mutex`.
+struct PendingDiskWrites {
+    struct Limits: Equatable {
+        var count: Int
+        var bytes: Int
+    }
+
+    enum Admission: Equatable {
+        case admitted
+        /// Over a bound: the write does not happen. `isFirst` for the first skip ever.
+        case skipped(isFirst: Bool)
+    }
+
+    private var writes: [UInt64: (task: Task<Void, Never>?, bytes: Int)] = [:]
+    private(set) var pendingBytes = 0
+    private(set) var skippedCount = 0
+
+    var pendingCount: Int { writes.count }
+    var tasks: [Task<Void, Never>] { writes.values.compactMap(\.task) }
+
+    /// Reserves room for a write of `bytes`, or refuses it when a bound would be passed.
+    mutating func admit(_ id: UInt64, bytes: Int, limits: Limits) -> Admission {
+        let bytes = max(bytes, 0)
+        guard writes.count < limits.count, bytes <= limits.bytes - pendingBytes else {
+            skippedCount += 1
+            return .skipped(isFirst: skippedCount == 1)
+        }
+        writes[id] = (nil, bytes)
+        pendingBytes += bytes
+        return .admitted
+    }
+
+    /// Records the task running an admitted write.
+    mutating func start(_ id: UInt64, _ task: Task<Void, Never>) {
+        writes[id]?.task = task
+    }
+
+    /// An admitted write ended: frees its room.
+    mutating func finish(_ id: UInt64) {
+        guard let write = writes.removeValue(forKey: id) else { return }
+        pendingBytes -= write.bytes
     }
 }
 
 extension ImageContainer {
-    /// Whether every pixel is opaque, as far as the image says.
+    /// Whether the image has no alpha channel, so JPEG loses nothing: read from the pixels, never
+    /// from the source format (rounded corners on a JPEG are transparent).
     var isOpaque: Bool {
-        #if canImport(UIKit) || canImport(AppKit)
-        format == .jpeg
-        #else
+        #if os(Linux)
         image.pixels.alphaMode == .opaque
+        #else
+        image.hasNoAlphaChannel
         #endif
     }
 }

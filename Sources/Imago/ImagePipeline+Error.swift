@@ -39,6 +39,10 @@ extension ImagePipeline {
         case offline(URL)
         /// The caller cancelled the request.
         case cancelled(URL)
+        /// The download failed `attempts` times (retries included) and was given up; `last` is
+        /// the last attempt's failure, and ``code``, ``url`` and ``isTransient`` are its own.
+        /// Only thrown after more than one attempt: a single failure is thrown as it is.
+        indirect case gaveUp(last: Error, attempts: Int)
 
         /// Which time limit ran out.
         public enum TimeoutKind: String, Sendable, Hashable {
@@ -68,6 +72,25 @@ extension ImagePipeline {
             case .notCached: "not_cached"
             case .offline: "offline"
             case .cancelled: "cancelled"
+            case .gaveUp(let last, _): last.code
+            }
+        }
+
+        /// The failure itself: the last attempt's error for ``gaveUp(last:attempts:)``, else `self`.
+        /// Match on this to handle a kind of failure however many attempts it took.
+        public var underlying: Error {
+            if case .gaveUp(let last, _) = self { return last.underlying }
+            return self
+        }
+
+        /// How many download attempts ended in this error: the count for
+        /// ``gaveUp(last:attempts:)``, 0 when no download was tried (an unsupported scheme, a
+        /// cache-only request, no network), else 1.
+        public var attempts: Int {
+            switch self {
+            case .gaveUp(_, let attempts): attempts
+            case .unsupportedScheme, .notCached, .offline: 0
+            default: 1
             }
         }
 
@@ -83,12 +106,15 @@ extension ImagePipeline {
                 url
             case .encodingFailed:
                 nil
+            case .gaveUp(let last, _):
+                last.url
             }
         }
 
         /// Whether a second attempt could succeed (connection trouble, timeouts, 408, 429, 5xx).
         public var isTransient: Bool {
             switch self {
+            case .gaveUp(let last, _): last.isTransient
             case .timedOut, .connectionFailed: true
             case .httpStatus(_, let status, _): status == 408 || status == 429 || (500...599).contains(status)
             default: false
@@ -97,15 +123,22 @@ extension ImagePipeline {
 
         /// How long the server asked to wait before trying again (`Retry-After`), if it did.
         public var retryAfter: Duration? {
-            if case .httpStatus(_, _, let retryAfter) = self { return retryAfter }
+            if case .httpStatus(_, _, let retryAfter) = underlying { return retryAfter }
             return nil
         }
 
-        public var description: String {
-            let subject = url.map { "\($0.absoluteString)" } ?? "the image"
+        /// A sentence for people, with URLs redacted (see ``Foundation/URL/redactedDescription``):
+        /// no user, password, query string or fragment. ``url`` keeps the whole URL, and
+        /// ``description(redactingURLs:)`` shows it in the sentence.
+        public var description: String { description(redactingURLs: true) }
+
+        /// ``description``, with the whole URL when `redactingURLs` is false: only for callers
+        /// who know their URLs carry no secrets, or who keep the text private.
+        public func description(redactingURLs: Bool) -> String {
+            let subject = url.map { $0.description(redacting: redactingURLs) } ?? "the image"
             switch self {
             case .unsupportedScheme(let url):
-                return "\(url.absoluteString): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
+                return "\(url.description(redacting: redactingURLs)): only http and https URLs can be loaded, not '\(url.scheme ?? "")'."
             case .httpStatus(_, let status, _):
                 return "\(subject): the server answered HTTP \(status) \(HTTPStatus.reason(status)); no image was loaded."
             case .bodyTooLarge(_, let limit):
@@ -139,6 +172,10 @@ extension ImagePipeline {
                 return "\(subject): the network is unreachable; try again when the device is online."
             case .cancelled:
                 return "\(subject): the request was cancelled."
+            case .gaveUp(let last, let attempts):
+                var sentence = last.description(redactingURLs: redactingURLs)
+                if sentence.hasSuffix(".") { sentence.removeLast() }
+                return "\(sentence) (gave up after \(attempts) attempts)."
             }
         }
     }

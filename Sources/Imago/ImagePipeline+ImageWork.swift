@@ -11,7 +11,12 @@ extension ImagePipeline {
         {
             return ImageResponse(container: cached, source: .memory)  // stored while this work waited
         }
-        if let processed = try loadProcessedFromDisk(for: request) { return processed }
+        var staleProcessed: DiskCache.Entry?
+        switch readProcessedFromDisk(for: request) {
+        case .fresh(let response): return response
+        case .expired(let entry): staleProcessed = entry
+        case .none: break
+        }
 
         let dataRequestHandle = Mutex<InFlightTable<WorkKey, LoadedData>.WaiterHandle?>(nil)
         context.observePriority { priority in dataRequestHandle.withLock { $0 }?.updatePriority(priority) }
@@ -21,6 +26,9 @@ extension ImagePipeline {
             for: dataRequest, progress: context.report,
             onWaiting: { handle in dataRequestHandle.withLock { $0 = handle } })
         try checkCancellation(request)
+        if let staleProcessed, let response = revalidated(staleProcessed, by: loaded, for: request) {
+            return response
+        }
 
         var timing = loaded.timing
         let clock = ContinuousClock()
@@ -43,35 +51,75 @@ extension ImagePipeline {
         try checkCancellation(request)
 
         store(processed, for: request)
-        if loaded.source == .network {
-            storeOriginal(loaded, for: request)
-            if request.isProcessed { storeProcessed(processed, for: request) }
+        if loaded.source == .network { storeOriginal(loaded, for: request) }
+        // A new download, or a stale variant whose original changed: (re)store the variant.
+        if request.isProcessed, loaded.source == .network || staleProcessed != nil {
+            storeProcessed(processed, for: request, original: loaded)
         }
         return ImageResponse(
             container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing)
     }
 
-    /// A processed variant stored on disk by an earlier run, decoded as it is.
-    private func loadProcessedFromDisk(for request: ImageRequest) throws(Error) -> ImageResponse? {
+    /// What the disk holds for a processed request.
+    private enum ProcessedRead {
+        /// A fresh variant (or an expired one, when expired entries are served), decoded.
+        case fresh(ImageResponse)
+        /// An expired variant: valid again only if its original turns out unchanged.
+        case expired(DiskCache.Entry)
+        case none
+    }
+
+    /// A processed variant stored on disk by an earlier run. A fresh one is decoded as it is; an
+    /// expired one waits for its original's revalidation (it expires with its original).
+    private func readProcessedFromDisk(for request: ImageRequest) -> ProcessedRead {
         guard configuration.storesProcessedImagesOnDisk, request.isProcessed, request.cachePolicy.readsDisk,
-            let diskCache = configuration.diskCache, let data = diskCache.data(forKey: request.processedKey),
-            let format = ImageFormat.sniff(data)
+            let diskCache = configuration.diskCache,
+            let entry = diskCache.entry(forKey: request.processedKey, allowExpired: true)
+        else { return .none }
+        if entry.isExpired, !configuration.servesExpiredEntries { return .expired(entry) }
+        return decodeProcessed(entry, for: request, source: .disk).map { .fresh($0) } ?? .none
+    }
+
+    /// The expired variant `entry`, if it was made from exactly the bytes `loaded` holds (the
+    /// original was revalidated by a 304, or is unchanged): it gets the original's new expiry and
+    /// is served. Nil when the original changed: the caller processes it anew.
+    private func revalidated(_ entry: DiskCache.Entry, by loaded: LoadedData, for request: ImageRequest) -> ImageResponse? {
+        guard entry.metadata[Self.originalFingerprintKey] == loaded.fingerprint,
+            !(configuration.honoursHTTPCacheHeaders && loaded.validators?.noStore == true),
+            let response = decodeProcessed(entry, for: request, source: loaded.source == .network ? .disk : loaded.source)
         else { return nil }
+        if loaded.source == .network { storeOriginal(loaded, for: request) }  // same bytes, new lifetime
+        if request.cachePolicy.writesDisk, let diskCache = configuration.diskCache {
+            let expiry = loaded.expiry
+            scheduleDiskWrite(for: request, bytes: entry.data.count) {
+                try diskCache.store(entry.data, forKey: request.processedKey, metadata: entry.metadata, expiry: expiry)
+            }
+        }
+        return response
+    }
+
+    /// Decodes a processed variant read from disk; one that no longer decodes is deleted.
+    private func decodeProcessed(
+        _ entry: DiskCache.Entry, for request: ImageRequest, source: ImageResponse.Source
+    ) -> ImageResponse? {
+        let data = entry.data
         let clock = ContinuousClock()
         let start = clock.now
-        let context = DecodingContext(format: format, url: request.url, limits: configuration.decodingLimits)
-        guard let container = try? configuration.decoder.decode(data, context: context) else {
-            diskCache.remove(forKey: request.processedKey)
+        guard let format = configuration.decoders.sniff(data),
+            let container = try? configuration.decoder.decode(
+                data, context: DecodingContext(format: format, url: request.url, limits: configuration.decodingLimits))
+        else {
+            configuration.diskCache?.remove(forKey: request.processedKey)
             return nil
         }
         var timing = StageTiming()
         timing.diskRead = clock.now - start
         store(container, for: request)
-        return ImageResponse(container: container, source: .disk, encodedByteCount: data.count, timing: timing)
+        return ImageResponse(container: container, source: source, encodedByteCount: data.count, timing: timing)
     }
 
     private func decode(_ data: Data, for request: ImageRequest) throws(Error) -> ImageContainer {
-        guard let format = ImageFormat.sniff(data) else {
+        guard let format = configuration.decoders.sniff(data) else {
             // Unknown bytes: the default decoder names what they look like (HTML, empty…).
             return try ImageDecoder.decode(data, url: request.url, limits: configuration.decodingLimits)
         }

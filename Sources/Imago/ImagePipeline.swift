@@ -24,7 +24,7 @@ public final class ImagePipeline: Sendable {
     /// Downloads in priority order, at most `maximumConcurrentDownloads` at once.
     let scheduler: Scheduler
     /// Disk writes not yet finished; see ``waitForDiskWrites()``.
-    let diskWrites = Mutex<[UInt64: Task<Void, Never>]>([:])
+    let diskWrites = Mutex(PendingDiskWrites())
     let nextWriteID = Atomic<UInt64>(0)
     let broadcaster = EventBroadcaster()
     let metrics: PipelineMetrics

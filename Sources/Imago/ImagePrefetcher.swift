@@ -21,7 +21,18 @@ public final class ImagePrefetcher: Sendable {
     /// The priority prefetches run at. Default: `.low`.
     public let priority: ImageRequest.Priority
 
-    private let tasks = Mutex<[CacheKey: Task<Void, Never>]>([:])
+    /// One prefetch under way; its number tells it apart from a later prefetch of the same key.
+    private struct Prefetch {
+        let id: UInt64
+        let task: Task<Void, Never>
+    }
+
+    private struct State {
+        var prefetches: [CacheKey: Prefetch] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
@@ -32,7 +43,7 @@ public final class ImagePrefetcher: Sendable {
     deinit { stopPrefetching() }
 
     /// Number of prefetches not yet finished.
-    public var pendingCount: Int { tasks.withLock { $0.count } }
+    public var pendingCount: Int { state.withLock { $0.prefetches.count } }
 
     /// Starts prefetching each request not already cached or under way.
     public func startPrefetching(with requests: [ImageRequest]) {
@@ -47,38 +58,51 @@ public final class ImagePrefetcher: Sendable {
                 continue
             }
             let prefetch = request
-            tasks.withLock { tasks in
-                guard tasks[key] == nil else { return }
-                tasks[key] = Task.detached(priority: priority.taskPriority) { [pipeline, destination, weak self] in
+            state.withLock { state in
+                guard state.prefetches[key] == nil else { return }
+                state.nextID += 1
+                let id = state.nextID
+                let task = Task.detached(priority: priority.taskPriority) { [pipeline, destination, weak self] in
                     switch destination {
                     case .memoryCache: _ = try? await pipeline.image(for: prefetch)
                     case .diskCache: _ = try? await pipeline.data(for: prefetch)
                     }
-                    _ = self?.tasks.withLock { $0.removeValue(forKey: key) }
+                    self?.finish(key, id: id)
                 }
+                state.prefetches[key] = Prefetch(id: id, task: task)
             }
+        }
+    }
+
+    /// Forgets a prefetch that has ended, unless a newer prefetch of the same key replaced it
+    /// (after a stop and a start): that one must stay cancellable.
+    private func finish(_ key: CacheKey, id: UInt64) {
+        state.withLock { state in
+            if state.prefetches[key]?.id == id { state.prefetches[key] = nil }
         }
     }
 
     /// Cancels the prefetches of these requests (other callers of the same images are unaffected).
     public func stopPrefetching(with requests: [ImageRequest]) {
-        let cancelled = tasks.withLock { tasks in requests.compactMap { tasks.removeValue(forKey: $0.processedKey) } }
-        for task in cancelled { task.cancel() }
+        let cancelled = state.withLock { state in
+            requests.compactMap { state.prefetches.removeValue(forKey: $0.processedKey) }
+        }
+        for prefetch in cancelled { prefetch.task.cancel() }
     }
 
     /// Cancels every prefetch.
     public func stopPrefetching() {
-        let cancelled = tasks.withLock { tasks in
-            defer { tasks.removeAll() }
-            return Array(tasks.values)
+        let cancelled = state.withLock { state in
+            defer { state.prefetches.removeAll() }
+            return Array(state.prefetches.values)
         }
-        for task in cancelled { task.cancel() }
+        for prefetch in cancelled { prefetch.task.cancel() }
     }
 
     /// Waits until every prefetch started so far has ended (finished or cancelled).
     public func waitUntilFinished() async {
         while true {
-            let pending = tasks.withLock { Array($0.values) }
+            let pending = state.withLock { $0.prefetches.values.map(\.task) }
             if pending.isEmpty { return }
             for task in pending { await task.value }
         }

@@ -11,6 +11,10 @@ public struct ImageRequest: Sendable {
     public var url: URL
     /// Extra HTTP headers sent with the download. They do not take part in the cache key.
     public var headers: [String: String]
+    /// Names of ``headers`` that are credentials (API keys, signed tokens), dropped when a
+    /// redirect leads to another origin. `Authorization`, `Proxy-Authorization` and `Cookie`
+    /// always are. Default: none.
+    public var credentialHeaderNames: Set<String> = []
     /// When set, the image is scaled down so its longer side is at most this many pixels; JPEGs
     /// are decoded at a reduced scale so the full-size image is never held.
     public var thumbnailPixelSize: Int?
@@ -49,15 +53,24 @@ public struct ImageRequest: Sendable {
             processors: processors, cachePolicy: cachePolicy, priority: priority)
     }
 
-    /// Key of the downloaded bytes: the URL (or ``cacheKeyOverride``).
-    public var originalKey: CacheKey { CacheKey(cacheKeyOverride ?? url.absoluteString) }
+    /// Key of the downloaded bytes: the URL (or ``cacheKeyOverride``), escaped so that it can never
+    /// read as a processed key (see ``CacheKey``).
+    public var originalKey: CacheKey { CacheKey.original(cacheKeyOverride ?? url.absoluteString) }
 
-    /// Key of the final image: the original key plus the thumbnail and every processor.
+    /// Key of the final image: the original key, then the thumbnail and every processor's
+    /// identifier, each length-prefixed after an unambiguous separator (see ``CacheKey``).
     public var processedKey: CacheKey {
-        var parts: [String] = []
-        if let thumbnailPixelSize { parts.append("thumbnail(\(thumbnailPixelSize))") }
-        parts += processors.map(\.identifier)
-        return parts.isEmpty ? originalKey : CacheKey(originalKey.rawValue + "#" + parts.joined(separator: "|"))
+        var key = originalKey
+        var isFirst = true
+        if let thumbnailPixelSize {
+            key.appendStep(ThumbnailProcessor(maximumPixelSize: thumbnailPixelSize).identifier, isFirst: true)
+            isFirst = false
+        }
+        for processor in processors {
+            key.appendStep(processor.identifier, isFirst: isFirst)
+            isFirst = false
+        }
+        return key
     }
 
     /// Whether any transformation applies after decoding.

@@ -28,7 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...500).contains(images) else { throw ValidationError("--images takes 1 to 500.") }
         guard (16...4096).contains(size) else { throw ValidationError("--size takes 16 to 4096 pixels.") }
-        guard thumbnail >= 0 else { throw ValidationError("--thumbnail takes 0 or more pixels.") }
+        guard (0...FetchCommand.thumbnailRange.upperBound).contains(thumbnail) else {
+            throw ValidationError("--thumbnail takes 0 to \(FetchCommand.thumbnailRange.upperBound) pixels, not \(thumbnail).")
+        }
     }
 
     func run() async throws {

@@ -27,8 +27,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: "Write each decoded image into this directory (PNG, or JPEG for JPEG sources).")
     var outputDirectory: String?
 
-    @Option(help: "Download priority: veryLow, low, normal, high or veryHigh.")
-    var priority: ImageRequest.Priority = .normal
+    @Option(help: "Download priority, most urgent first in the queue.")
+    var priority: PriorityArgument = .normal
 
     @Option(help: "Retries after a transient failure (connection error, timeout, 408, 429, 5xx).")
     var retries: Int = RetryPolicy.default.maximumAttempts - 1
@@ -42,16 +42,30 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL instead of a table.")
     var json = false
 
+    /// Retries allowed: enough for any flaky server, and `retries + 1` cannot overflow.
+    static let retryRange = 0...100
+    /// Seconds allowed per download: a millisecond to a day, so the `Duration` is exact and finite.
+    static let timeoutRange = 0.001...86_400.0
+    /// Thumbnail sizes allowed, in pixels.
+    static let thumbnailRange = 1...65_535
+
     func validate() throws {
         if urls.isEmpty { throw ValidationError("Give at least one URL.") }
-        if let thumbnailPixelSize, thumbnailPixelSize < 1 {
-            throw ValidationError("--thumbnail takes a positive number of pixels, not \(thumbnailPixelSize).")
+        if let thumbnailPixelSize, !Self.thumbnailRange.contains(thumbnailPixelSize) {
+            throw ValidationError(
+                "--thumbnail takes \(Self.thumbnailRange.lowerBound) to \(Self.thumbnailRange.upperBound) pixels, not \(thumbnailPixelSize).")
         }
         if noDiskCache && cacheDirectory.path != nil {
             throw ValidationError("--cache-dir and --no-disk-cache contradict each other; give one.")
         }
-        if retries < 0 { throw ValidationError("--retries takes 0 or more, not \(retries).") }
-        if !(timeout > 0) { throw ValidationError("--timeout takes a positive number of seconds.") }
+        if !Self.retryRange.contains(retries) {
+            throw ValidationError("--retries takes \(Self.retryRange.lowerBound) to \(Self.retryRange.upperBound), not \(retries).")
+        }
+        // NaN fails every comparison, so it is refused here too.
+        if !(timeout >= Self.timeoutRange.lowerBound && timeout <= Self.timeoutRange.upperBound) {
+            throw ValidationError(
+                "--timeout takes \(Self.timeoutRange.lowerBound) to \(Int(Self.timeoutRange.upperBound)) seconds, not \(timeout).")
+        }
         for url in urls where URL(string: url) == nil {
             throw ValidationError("'\(url)' is not a URL.")
         }
@@ -61,7 +75,7 @@ struct FetchCommand: AsyncParsableCommand {
         let diskCache = noDiskCache ? nil : try cacheDirectory.open()
         let output = try outputDirectory.map(OutputDirectory.init(path:))
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(
-            configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int(timeout * 1000))))
+            configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int64((timeout * 1000).rounded()))))
         let pipeline = ImagePipeline(
             configuration: .init(
                 dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1)))
@@ -79,7 +93,7 @@ struct FetchCommand: AsyncParsableCommand {
             for (index, url) in unique.enumerated() {
                 let request = ImageRequest(
                     url: URL(string: url)!, thumbnailPixelSize: thumbnailPixelSize,
-                    cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority)
+                    cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
                 group.addTask {
                     await FetchReport.load(request, index: index, pipeline: pipeline, output: output)
                 }

@@ -20,15 +20,19 @@ struct FetchReport: Sendable {
     struct Failure: Error, Sendable {
         let code: String
         let message: String
+        /// Download attempts that ended in the failure; nil for a failure outside the pipeline.
+        let attempts: Int?
 
         init(_ error: ImagePipeline.Error) {
             code = error.code
             message = error.description
+            attempts = error.attempts
         }
 
         init(code: String, message: String) {
             self.code = code
             self.message = message
+            attempts = nil
         }
 
         /// `{"code", "message"}`, the `error` member of a failed line.
@@ -61,7 +65,7 @@ struct FetchReport: Sendable {
     }
 
     /// `{"url", "ok", "source", "format", "width", "height", "frames", "bytes"}` or
-    /// `{"url", "ok": false, "error": {"code", "message"}}`, on one line.
+    /// `{"url", "ok": false, "error": {"code", "message"}, "attempts"}`, on one line.
     func jsonLine() -> String {
         var object: [String: JSONValue] = ["url": .string(url), "ok": .bool(ok)]
         switch result {
@@ -77,6 +81,7 @@ struct FetchReport: Sendable {
             object["timing_ms"] = .object(Self.milliseconds(loaded.timing))
         case .failure(let error):
             object["error"] = error.json
+            if let attempts = error.attempts { object["attempts"] = .int(attempts) }
         }
         return JSONValue.object(object).encoded()
     }

@@ -1,3 +1,7 @@
+// `Process` (Foundation) exists on macOS, Linux and Windows only: on iOS, tvOS, watchOS and
+// visionOS an app cannot start a child process, so the runner is simply absent there and the rest
+// of ImagoTestSupport still builds.
+#if os(macOS) || os(Linux) || os(Windows)
 import Foundation
 import Synchronization
 
@@ -149,3 +153,4 @@ private final class OffThreadRead: Sendable {
         }
     }
 }
+#endif

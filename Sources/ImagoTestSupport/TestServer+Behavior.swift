@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 
 extension TestServer {
@@ -38,9 +39,22 @@ extension TestServer {
         case html
         /// Serves the resource normally with these extra headers.
         case headers([String: String])
+        /// Writes `bytes` exactly as given, bypassing the HTTP encoder, then closes the connection:
+        /// for responses no well-behaved server sends (duplicated, empty or contradictory headers,
+        /// a bad status line, garbage). ``TestServer/rawResponse(status:fields:body:)`` builds one.
+        case raw(Data)
         /// One behavior per successive request to the path, then ``normal`` for the rest (for
         /// retries). A nested `sequence` is served as ``normal``.
         case sequence([Behavior])
+    }
+
+    /// A hand-made HTTP/1.1 response for ``Behavior/raw(_:)``: the status line, each field in
+    /// order (repeats kept, nothing added or checked), `Connection: close`, then `body`.
+    public static func rawResponse(status: Int = 200, fields: [(String, String)], body: Data = Data()) -> Data {
+        var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
+        for (name, value) in fields { head += "\(name): \(value)\r\n" }
+        head += "Connection: close\r\n\r\n"
+        return Data(head.utf8) + body
     }
 
     /// A request as the server received it, for tests that check what a client sent.
@@ -84,3 +98,4 @@ extension TestServer {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -123,6 +124,10 @@ extension TestServer {
         case .dropConnection:
             return false
 
+        case .raw(let bytes):
+            try await writer.raw(bytes)
+            return false
+
         case .sequence:
             preconditionFailure("State.begin resolves sequences")
         }
@@ -152,3 +157,4 @@ extension TestServer {
         try await writer.response(404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: body, length: body.count)
     }
 }
+#endif

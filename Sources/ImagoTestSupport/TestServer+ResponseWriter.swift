@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -33,6 +34,21 @@ extension TestServer {
             try await channel.eventLoop.submit {}.get()
         }
 
+        /// Writes `bytes` straight to the socket, past the HTTP encoder, and waits until they are sent.
+        func raw(_ bytes: Data) async throws {
+            let buffer = ByteBuffer(bytes: bytes)
+            try await channel.eventLoop.flatSubmit { [channel] in
+                let promise = channel.eventLoop.makePromise(of: Void.self)
+                do {
+                    let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                    encoder.writeAndFlush(NIOAny(buffer), promise: promise)
+                } catch {
+                    promise.fail(error)
+                }
+                return promise.futureResult
+            }.get()
+        }
+
         func end() async throws {
             try await outbound.write(.end(nil))
         }
@@ -59,3 +75,4 @@ extension TestServer {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 import NIOCore
 
@@ -68,3 +69,4 @@ extension TestServer {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -189,3 +190,4 @@ public func withTestServer<Result>(
     try await server.shutdown()
     return result
 }
+#endif

@@ -39,6 +39,11 @@ public final class ImageLoader {
     /// SwiftUI to observe the loader for it) and by tests.
     @ObservationIgnored var phaseDidChange: (@MainActor (Phase) -> Void)?
 
+    /// Called each time a load ends in ``Phase/success(_:)`` (memory hits included) or
+    /// ``Phase/failure(_:)``; never for a cancelled or replaced load. `LazyImage`'s
+    /// `onCompletion` sets it.
+    @ObservationIgnored public var onCompletion: (@MainActor (Result<ImageResponse, Error>) -> Void)?
+
     /// The load running now, if any.
     @ObservationIgnored private var work: Work?
     /// Counts loads: a result, a progress update or a timer of an older load sees a different
@@ -48,10 +53,12 @@ public final class ImageLoader {
     /// Whether ``onDisappear()`` cancelled the load, so ``onAppear()`` starts it again.
     @ObservationIgnored private var resumesOnAppear = false
 
-    /// A loader on `pipeline` (by default ``Imago/ImagePipeline/shared``).
+    /// A loader on `pipeline` (by default ``Imago/ImagePipeline/shared``). The pipeline's memory
+    /// cache is trimmed on the system's memory warnings from now on (``MemoryPressureTrimmer``).
     public init(pipeline: ImagePipeline = .shared, configuration: Configuration = Configuration()) {
         self.pipeline = pipeline
         self.configuration = configuration
+        MemoryPressureTrimmer.shared.watch(pipeline)
     }
 
     deinit { work?.cancel() }
@@ -220,6 +227,11 @@ public final class ImageLoader {
     private func setPhase(_ phase: Phase) {
         self.phase = phase
         phaseDidChange?(phase)
+        switch phase {
+        case .success(let response): onCompletion?(.success(response))
+        case .failure(let error): onCompletion?(.failure(error))
+        case .empty, .loading: break
+        }
     }
 }
 

@@ -10,10 +10,17 @@ import SwiftUI
 /// LazyImage(url: url)                                   // placeholder, image, or failure symbol
 /// LazyImage(url: url) { image in image.resizable() } placeholder: { ProgressView() }
 /// LazyImage(url: url) { phase in … }                    // every phase, yours to draw
+/// LazyImage(url: url)
+///     .processors([RoundedCornersProcessor(radius: 8)])
+///     .priority(.high)
+///     .transition(.fadeIn)
+///     .onCompletion { result in … }
 /// ```
 public struct LazyImage<Content: View>: View {
-    private let request: ImageRequest?
+    private var request: ImageRequest?
     private let content: (ImageLoader.Phase) -> Content
+    private var transition = ImageTransition.none
+    private var onCompletion: (@MainActor (Result<ImageResponse, ImageLoader.Error>) -> Void)?
     @State private var loader: ImageLoader
 
     /// Draws each phase of loading `request` with `content`.
@@ -40,12 +47,52 @@ public struct LazyImage<Content: View>: View {
 
     public var body: some View {
         content(loader.phase)
+            // The kind changes once per load; a memory hit is already `.success` on the first frame,
+            // so it never animates.
+            .animation(transition.seconds.map { .easeIn(duration: $0) }, value: ImageContentKind(loader.phase))
             .onAppear {
+                loader.onCompletion = onCompletion
                 loader.onAppear()
                 loader.load(request)
             }
             .onChange(of: request?.processedKey) { loader.load(request) }
             .onDisappear { loader.onDisappear() }
+    }
+}
+
+extension LazyImage {
+    /// Brings in an image that arrives after the view appeared with `transition` (say
+    /// ``ImageTransition/fadeIn``); a memory hit appears at once. Default: ``ImageTransition/none``.
+    public func transition(_ transition: ImageTransition) -> LazyImage {
+        var copy = self
+        copy.transition = transition
+        return copy
+    }
+
+    /// Applies `processors` to the image, after any thumbnail, and caches the result under its
+    /// own key.
+    public func processors(_ processors: [any ImageProcessing]) -> LazyImage {
+        var copy = self
+        copy.request?.processors = processors
+        return copy
+    }
+
+    /// Loads at `priority` (raised to ``ImageLoader/Configuration/visiblePriority`` while on
+    /// screen). Default: the request's, `.normal`.
+    public func priority(_ priority: ImageRequest.Priority) -> LazyImage {
+        var copy = self
+        copy.request?.priority = priority
+        return copy
+    }
+
+    /// Calls `action` once each load succeeds (memory hits included) or fails; never for a
+    /// cancelled load.
+    public func onCompletion(
+        _ action: @escaping @MainActor (Result<ImageResponse, ImageLoader.Error>) -> Void
+    ) -> LazyImage {
+        var copy = self
+        copy.onCompletion = action
+        return copy
     }
 }
 

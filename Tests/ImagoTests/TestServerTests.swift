@@ -21,6 +21,18 @@ import Testing
         }
     }
 
+    @Test func rawSendsTheBytesAsGivenAndCloses() async throws {
+        try await withTestServer { server in
+            let fields = [("Content-Length", "5"), ("X-Twice", "1"), ("X-Twice", "2")]
+            server.setBehavior("/raw", .raw(TestServer.rawResponse(fields: fields, body: Data("hello".utf8))))
+            let response = try await client.withLoader { try await $0.load(server.url(for: "/raw")) }
+            #expect(response.data == Data("hello".utf8))
+            #expect(response.headers["x-twice"] == "1, 2")
+            #expect(server.requestCount(for: "/raw") == 1)
+            #expect(await server.waitForConnections(atMost: 0))
+        }
+    }
+
     @Test func countsRequestsPerPathAndRecordsThem() async throws {
         try await withTestServer { server in
             server.set("/a.png", data: sampleBytes(10))

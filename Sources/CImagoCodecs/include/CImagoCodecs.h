@@ -121,4 +121,8 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
 
 #include "CImagoWebP.h"
 
+/* ---------------------------------------------------------------- HEIF and AVIF */
+
+#include "CImagoHEIFAVIF.h"
+
 #endif

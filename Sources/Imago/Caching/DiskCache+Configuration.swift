@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension DiskCache {
     /// The limits of a ``DiskCache``. Every field has a default.
@@ -12,14 +13,21 @@ extension DiskCache {
         public var entryLifetime: Duration?
         /// The largest payload accepted; a larger store throws ``DiskCache/Error/entryTooLarge(_:size:limit:)``.
         /// Default: 50 MiB.
+        /// Entries larger than this that another process stored are skipped, not deleted.
         public var maximumEntrySize: Int
+        /// Where file-system faults (disk full, I/O errors, permissions, a deleted folder) are
+        /// reported, once per operation and `errno`, not on every request. Default: a logger
+        /// labelled `imago.disk-cache` that discards everything.
+        public var logger: Logger
 
         public init(
-            sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024
+            sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024,
+            logger: Logger = Logger(label: "imago.disk-cache", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             self.sizeLimit = sizeLimit
             self.entryLifetime = entryLifetime
             self.maximumEntrySize = maximumEntrySize
+            self.logger = logger
         }
     }
 
@@ -27,7 +35,8 @@ extension DiskCache {
     public struct Statistics: Sendable, Hashable {
         /// Entry files in the directory.
         public var entryCount: Int
-        /// Their total size in bytes (headers included).
+        /// Their total size in bytes (headers included), plus temporary files (writes under way,
+        /// or left by a killed writer until they are swept).
         public var totalBytes: Int
         /// Reads in this process that returned an entry.
         public var hits: Int

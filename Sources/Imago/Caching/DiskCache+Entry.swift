@@ -84,6 +84,33 @@ struct EntryHeader: Equatable {
         return bytes
     }
 
+    /// Why bytes are not a whole entry header.
+    enum ParseError: Swift.Error, Equatable, CustomStringConvertible {
+        /// The bytes are a valid start of a header of `length` bytes, but fewer were given.
+        case truncated(length: Int)
+        /// Not an entry header (bad magic, version, lengths or checksum), or a damaged one.
+        case invalid
+
+        var description: String {
+            switch self {
+            case .truncated(let length): "The entry header is cut short: it needs \(length) bytes."
+            case .invalid: "The bytes are not a disk-cache entry header, or a damaged one."
+            }
+        }
+    }
+
+    /// Parses the header at the start of `bytes` (an entry file, or any bytes at all): the entry
+    /// point for fuzzing. Never traps; every malformed input is a thrown ``ParseError``.
+    /// - Returns: the header and its length, where the payload starts.
+    static func parse(_ bytes: [UInt8]) throws(ParseError) -> (header: EntryHeader, length: Int) {
+        let decoded = bytes.withUnsafeBytes { decode($0) }
+        switch decoded {
+        case .header(let header, let length): return (header, length)
+        case .needsBytes(let length): throw .truncated(length: length)
+        case .invalid: throw .invalid
+        }
+    }
+
     /// Decodes a header from the first bytes of a file; never traps on any input.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
         var reader = FieldCursor(bytes: bytes)

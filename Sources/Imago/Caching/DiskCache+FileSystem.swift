@@ -42,6 +42,50 @@ extension DiskCache {
             var code: Int32
         }
 
+        /// The system calls that can fail for reasons outside the cache (disk full, I/O error,
+        /// permissions, a folder deleted under it): the seam through which tests inject those
+        /// faults. Each returns what the POSIX call returns and leaves the cause in `errno`.
+        /// Production uses ``system``: one indirect call per system call, nothing measurable.
+        struct Calls: Sendable {
+            var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+            var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
+            var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int
+            var rename: @Sendable (_ source: String, _ destination: String) -> Int32
+            var makeDirectory: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+
+            /// The real calls.
+            static let system = Calls(
+                open: { path, flags, mode in
+                    #if canImport(Glibc)
+                        Glibc.open(path, flags, mode)
+                    #elseif canImport(Musl)
+                        Musl.open(path, flags, mode)
+                    #else
+                        Darwin.open(path, flags, mode)
+                    #endif
+                },
+                write: { fd, bytes, count in
+                    #if canImport(Glibc)
+                        Glibc.write(fd, bytes, count)
+                    #elseif canImport(Musl)
+                        Musl.write(fd, bytes, count)
+                    #else
+                        Darwin.write(fd, bytes, count)
+                    #endif
+                },
+                read: { fd, buffer, count, offset in pread(fd, buffer, count, offset) },
+                rename: { source, destination in
+                    #if canImport(Glibc)
+                        Glibc.rename(source, destination)
+                    #elseif canImport(Musl)
+                        Musl.rename(source, destination)
+                    #else
+                        Darwin.rename(source, destination)
+                    #endif
+                },
+                makeDirectory: { path, mode in mkdir(path, mode) })
+        }
+
         static func status(ofFile fd: Int32) -> Status? {
             var info = stat()
             return fstat(fd, &info) == 0 ? Status(info) : nil
@@ -53,9 +97,10 @@ extension DiskCache {
             return lstat(path, &info) == 0 ? Status(info) : nil
         }
 
-        /// Creates `path` and any missing parents; an existing directory is fine.
-        static func makeDirectory(_ path: String) throws(Failure) {
-            if mkdir(path, 0o755) == 0 { return }
+        /// Creates `path` and any missing parents, readable by this user only (0700: cached images
+        /// can be private); an existing directory is fine and keeps its mode.
+        static func makeDirectory(_ path: String, calls: Calls) throws(Failure) {
+            if calls.makeDirectory(path, 0o700) == 0 { return }
             let code = errno
             switch code {
             case EEXIST:
@@ -63,8 +108,8 @@ extension DiskCache {
             case ENOENT:
                 let parent = (path as NSString).deletingLastPathComponent
                 guard !parent.isEmpty, parent != path else { throw Failure(code: code) }
-                try makeDirectory(parent)
-                if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(code: errno) }
+                try makeDirectory(parent, calls: calls)
+                if calls.makeDirectory(path, 0o700) != 0, errno != EEXIST { throw Failure(code: errno) }
             default:
                 throw Failure(code: code)
             }
@@ -75,13 +120,13 @@ extension DiskCache {
         /// finished file into place, so a crash leaves at worst a stray temporary file, never a torn
         /// entry under a real name. On failure the partial file is removed.
         static func createFile(
-            atPath path: String, header: [UInt8], payload: Data, time: TimeInterval
+            atPath path: String, header: [UInt8], payload: Data, time: TimeInterval, calls: Calls
         ) throws(Failure) -> Status {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = calls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw Failure(code: errno) }
             var failure: Int32 = 0
-            header.withUnsafeBytes { failure = writeAll(fd, $0) }
-            if failure == 0 { payload.withUnsafeBytes { failure = writeAll(fd, $0) } }
+            header.withUnsafeBytes { failure = writeAll(fd, $0, calls: calls) }
+            if failure == 0 { payload.withUnsafeBytes { failure = writeAll(fd, $0, calls: calls) } }
             if failure == 0 { setModified(fd, to: time) }
             let status = failure == 0 ? status(ofFile: fd) : nil
             if status == nil, failure == 0 { failure = errno }
@@ -94,12 +139,19 @@ extension DiskCache {
         }
 
         /// Reads exactly `buffer.count` bytes at `offset`; false on an error or a short file.
-        static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        /// A read that fails (not a short file) leaves its cause in `errno`; a short file sets 0.
+        static func read(
+            _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, calls: Calls
+        ) -> Bool {
+            guard let base = buffer.baseAddress else { return true }
             var done = 0
             while done < buffer.count {
-                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                let count = calls.read(fd, base + done, buffer.count - done, off_t(offset + done))
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard count > 0 else {
+                    if count == 0 { errno = 0 }
+                    return false
+                }
                 done += count
             }
             return true
@@ -147,10 +199,11 @@ extension DiskCache {
             String(cString: strerror(code))
         }
 
-        private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, calls: Calls) -> Int32 {
+            guard let base = bytes.baseAddress else { return 0 }
             var done = 0
             while done < bytes.count {
-                let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
+                let count = calls.write(fd, base + done, bytes.count - done)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return count == 0 ? EIO : errno }
                 done += count

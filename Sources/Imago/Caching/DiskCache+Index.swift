@@ -17,6 +17,14 @@ extension DiskCache {
             var inode: UInt64
         }
 
+        /// What a directory scan found.
+        struct Scan {
+            var files: [String: File]
+            /// Bytes in temporary files: writes under way, or left by a writer that was killed.
+            /// They take disk space, so they count toward the limit, but are never evicted.
+            var temporaryBytes = 0
+        }
+
         enum Change {
             /// An entry was written or read: it exists with this size and access time.
             case present(String, File)
@@ -29,7 +37,10 @@ extension DiskCache {
         private var phase = Phase.unloaded
         private var journal: [Change] = []
         private var files: [String: File] = [:]
+        /// Entry bytes plus ``Scan/temporaryBytes`` of the last scan.
         private(set) var totalBytes = 0
+        /// Bytes this process stored since the last scan: other processes may have written as much.
+        private var writtenSinceScan = 0
         private(set) var hits = 0
         private(set) var misses = 0
 
@@ -50,6 +61,17 @@ extension DiskCache {
             apply(.present(name, file))
         }
 
+        mutating func recordWrite(_ size: Int) {
+            writtenSinceScan += size
+        }
+
+        /// Whether to scan again before deciding what to evict: when this process's view is over
+        /// `limit`, or when it wrote a tenth of `limit` since it last looked (another process may
+        /// have written as much, unseen).
+        func needsRescan(limit: Int) -> Bool {
+            phase == .loaded && (totalBytes > limit || writtenSinceScan >= max(limit / 10, 1))
+        }
+
         mutating func recordMiss(_ name: String) {
             misses += 1
             apply(.removed(name))
@@ -65,10 +87,11 @@ extension DiskCache {
 
         /// Installs a scan's result and replays what changed meanwhile. A result arriving after
         /// ``invalidate()`` is stale and dropped.
-        mutating func finishLoading(_ scanned: [String: File]) {
+        mutating func finishLoading(_ scanned: Scan) {
             guard phase == .loading else { return }
-            files = scanned
-            totalBytes = scanned.values.reduce(0) { $0 + $1.size }
+            files = scanned.files
+            totalBytes = scanned.files.values.reduce(scanned.temporaryBytes) { $0 + $1.size }
+            writtenSinceScan = 0
             phase = .loaded
             journal.forEach { perform($0) }
             journal = []
@@ -81,6 +104,7 @@ extension DiskCache {
             journal = []
             files = [:]
             totalBytes = 0
+            writtenSinceScan = 0
         }
 
         /// When the total exceeds `limit`, removes from the index and returns the least recently

@@ -31,14 +31,23 @@ extension DiskCache {
             return nil
         }
         let size = status.size
-        guard size <= configuration.maximumEntrySize + EntryHeader.maximumLength, let base = malloc(max(size, 1)) else {
-            return discard()
-        }
+        // Larger than this process accepts: another process with a larger maximumEntrySize may
+        // have stored it, so it is skipped, not deleted.
+        guard size <= configuration.maximumEntrySize + EntryHeader.maximumLength else { return nil }
+        guard let base = malloc(max(size, 1)) else { return nil }
         let bytes = UnsafeRawBufferPointer(start: base, count: size)
         var keepsBuffer = false
         defer { if !keepsBuffer { free(base) } }
-        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(mutating: bytes), at: 0),
-            case .header(let header, let headerLength) = EntryHeader.decode(bytes),
+        guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(mutating: bytes), at: 0, calls: calls) else {
+            let code = errno
+            guard code != 0 else { return discard() }  // shorter than its size: replaced meanwhile
+            logFault(FaultCause(operation: "read", code: code), "The disk cache could not read \(path): \(FileSystem.describe(code)).")
+            return nil  // an I/O error says nothing about the entry: keep it
+        }
+        guard case .header(let header, let headerLength) = EntryHeader.decode(bytes) else { return discard() }
+        // Stored by a process that accepts larger entries: skip it, leave it for that process.
+        guard header.payloadLength <= configuration.maximumEntrySize else { return nil }
+        guard
             header.key == key.rawValue, header.payloadLength == size - headerLength
         else { return discard() }
         let isExpired = header.expiresAt.map { $0 <= time } ?? false
@@ -63,7 +72,7 @@ extension DiskCache {
         while true {
             let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) {
                 buffer -> EntryHeader.Decoded in
-                guard FileSystem.read(fd, into: buffer, at: 0) else { return .invalid }
+                guard FileSystem.read(fd, into: buffer, at: 0, calls: calls) else { return .invalid }
                 return EntryHeader.decode(UnsafeRawBufferPointer(buffer))
             }
             switch decoded {
@@ -93,8 +102,14 @@ extension DiskCache {
         named name: String, _ body: (Int32, FileSystem.Status, String) -> Result?
     ) -> Result? {
         let path = path(ofEntry: name)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        let fd = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
+        guard fd >= 0 else {
+            let code = errno
+            if code != ENOENT {
+                logFault(FaultCause(operation: "open", code: code), "The disk cache could not open \(path): \(FileSystem.describe(code)).")
+            }
+            return nil
+        }
         defer { close(fd) }
         entryFilesOpened.add(1, ordering: .relaxed)
         guard let status = FileSystem.status(ofFile: fd) else { return nil }

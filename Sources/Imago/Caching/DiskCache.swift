@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,6 +19,17 @@ import Synchronization
 /// entry or none. A read verifies the header, the key, the length and the payload's CRC-32; a file
 /// that fails any check is deleted and the read is a miss, never wrong data.
 ///
+/// Several processes may share one directory. Temporary files a killed writer left behind are
+/// deleted when a cache opens once they are a minute old (and counted in the size until then); an
+/// entry larger than this process's ``Configuration/maximumEntrySize`` is skipped, not deleted; and
+/// each process scans the directory again before it evicts and after every tenth of
+/// ``Configuration/sizeLimit`` it wrote, so N processes hold about one `sizeLimit`, not N.
+///
+/// Folders the cache creates are 0700 and entry files 0600: cached images can be private. A file
+/// system fault (disk full, I/O error, permissions, a folder deleted) is a miss or a thrown store,
+/// never a crash or a partial entry, and is logged once per cause through
+/// ``Configuration/logger``.
+///
 /// Recency is the entry file's modification time, which the cache sets on every store and hit (the
 /// disk is mounted relatime, so access times cannot be trusted); it persists across processes.
 /// Opening a cache reads nothing: sizes are gathered with one `readdir` + `stat` scan the first time
@@ -36,6 +48,10 @@ public final class DiskCache: Sendable {
     private let index = Mutex(Index())
     /// Held only while the index is being scanned, so one thread scans and the others wait for it.
     private let indexLoader = Mutex(())
+    /// The system calls that can fail; tests inject faults here.
+    let calls: FileSystem.Calls
+    /// Fault causes already logged, so a full disk is reported once, not on every store.
+    private let loggedFaults = Mutex(Set<FaultCause>())
     /// Entry files opened to be read: lets tests prove that opening a cache reads no entry.
     let entryFilesOpened = Atomic<Int>(0)
 
@@ -46,16 +62,25 @@ public final class DiskCache: Sendable {
     ///   - now: the wall clock for lifetimes and recency; entries outlive the process, so this is
     ///     a `Date`, not a monotonic clock. Tests pass a controllable one.
     /// - Throws: ``Error/cannotCreateDirectory(path:code:)`` when the folders cannot be created.
-    public init(
+    public convenience init(
         directory: URL, configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        try self.init(directory: directory, configuration: configuration, now: now, calls: .system)
+    }
+
+    /// Opens the cache with the given system calls: the seam for file-system fault tests.
+    init(
+        directory: URL, configuration: Configuration, now: @escaping @Sendable () -> Date, calls: FileSystem.Calls
     ) throws {
         self.directory = directory
         self.configuration = configuration
         self.now = now
+        self.calls = calls
         let root = directory.standardizedFileURL.path
         entriesPath = root + "/entries"
         temporaryPath = root + "/tmp"
         try createDirectories()
+        removeAbandonedTemporaryFiles(at: now())
     }
 
     /// The payload stored for `key`, if present, fresh and intact; refreshes its recency.
@@ -98,24 +123,48 @@ public final class DiskCache: Sendable {
     public func store(
         _ data: Data, forKey key: CacheKey, metadata: [String: String] = [:], lifetime: Duration? = nil
     ) throws {
+        try store(data, forKey: key, metadata: metadata, expiry: .lifetime(lifetime))
+    }
+
+    /// When a stored entry stops being fresh.
+    enum Expiry: Sendable, Equatable {
+        /// This long from now; nil uses ``Configuration/entryLifetime``.
+        case lifetime(Duration?)
+        /// At this date (an entry stored alongside another, expiring with it); nil is never.
+        case date(Date?)
+    }
+
+    /// Stores `data` under `key` with the given expiry; see ``store(_:forKey:metadata:lifetime:)``.
+    func store(_ data: Data, forKey key: CacheKey, metadata: [String: String], expiry: Expiry) throws(Error) {
         guard data.count <= configuration.maximumEntrySize else {
             throw Error.entryTooLarge(key, size: data.count, limit: configuration.maximumEntrySize)
         }
         let time = now()
         let header = EntryHeader(
             key: key.rawValue, payloadLength: data.count, payloadChecksum: Checksum.crc32(data), createdAt: time,
-            expiresAt: (lifetime ?? configuration.entryLifetime).map { time.addingTimeInterval(Self.seconds($0)) },
+            expiresAt: expiresAt(expiry, from: time),
             metadata: metadata
         ).encoded()
         let name = Self.entryName(for: key)
-        let written = try writeEntry(named: name, header: header, payload: data, at: time)
+        let written: FileSystem.Status
+        do throws(Error) {
+            written = try writeEntry(named: name, header: header, payload: data, at: time)
+        } catch {
+            logOnce(error)
+            throw error
+        }
         loadIndexIfNeeded()
         let file = Index.File(size: written.size, lastAccess: time.timeIntervalSince1970, inode: written.inode)
-        let victims = index.withLock { index in
+        let limit = configuration.sizeLimit
+        let needsRescan = index.withLock { index in
             index.apply(.present(name, file))
-            let limit = configuration.sizeLimit
-            return index.evictions(limit: limit, target: limit / 10 * 9)
+            index.recordWrite(written.size)
+            return index.needsRescan(limit: limit)
         }
+        guard needsRescan else { return }
+        // Other processes may have written (or evicted) meanwhile: evict from the true picture.
+        rescanIndex()
+        let victims = index.withLock { $0.evictions(limit: limit, target: limit / 10 * 9) }
         for victim in victims { FileSystem.remove(path(ofEntry: victim.name), ifInode: victim.inode) }
     }
 
@@ -169,9 +218,21 @@ public final class DiskCache: Sendable {
                 index.withLock { $0.apply(.removed(name)) }
             }
         }
-        let abandonedBefore = time.timeIntervalSince1970 - 3600
+        return removed + removeAbandonedTemporaryFiles(at: time)
+    }
+
+    /// How old a temporary file must be to count as abandoned by a writer that died: far longer
+    /// than any write takes.
+    static let abandonedTemporaryFileAge: TimeInterval = 60
+
+    /// Deletes temporary files older than ``abandonedTemporaryFileAge``: what a process killed
+    /// mid-write leaves. Younger ones may belong to a live writer and are left (and counted).
+    @discardableResult
+    private func removeAbandonedTemporaryFiles(at time: Date) -> Int {
+        var removed = 0
+        let abandonedBefore = time.timeIntervalSince1970 - Self.abandonedTemporaryFileAge
         FileSystem.forEachName(inDirectory: temporaryPath) { name, directory in
-            guard let status = FileSystem.status(of: name, inDirectory: directory),
+            guard let status = FileSystem.status(of: name, inDirectory: directory), status.isRegularFile,
                 status.modified < abandonedBefore, unlinkat(directory, name, 0) == 0
             else { return }
             removed += 1
@@ -203,6 +264,15 @@ public final class DiskCache: Sendable {
         name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
+    private func expiresAt(_ expiry: Expiry, from time: Date) -> Date? {
+        switch expiry {
+        case .lifetime(let lifetime):
+            (lifetime ?? configuration.entryLifetime).map { time.addingTimeInterval(Self.seconds($0)) }
+        case .date(let date):
+            date
+        }
+    }
+
     private static func seconds(_ duration: Duration) -> TimeInterval {
         TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
@@ -210,7 +280,7 @@ public final class DiskCache: Sendable {
     private func createDirectories() throws(Error) {
         for path in [entriesPath, temporaryPath] {
             do throws(FileSystem.Failure) {
-                try FileSystem.makeDirectory(path)
+                try FileSystem.makeDirectory(path, calls: calls)
             } catch {
                 throw Error.cannotCreateDirectory(path: path, code: error.code)
             }
@@ -229,7 +299,7 @@ public final class DiskCache: Sendable {
             let status: FileSystem.Status
             do throws(FileSystem.Failure) {
                 status = try FileSystem.createFile(
-                    atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970)
+                    atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970, calls: calls)
             } catch {
                 guard error.code == ENOENT, attempt == 1 else {
                     throw Error.cannotWriteEntry(path: temporary, code: error.code)
@@ -238,7 +308,7 @@ public final class DiskCache: Sendable {
                 attempt += 1
                 continue
             }
-            if rename(temporary, destination) == 0 { return status }
+            if calls.rename(temporary, destination) == 0 { return status }
             let code = errno
             unlink(temporary)
             guard code == ENOENT, attempt == 1 else { throw Error.cannotWriteEntry(path: destination, code: code) }
@@ -248,6 +318,7 @@ public final class DiskCache: Sendable {
     }
 
     private func recreateDirectories() throws(Error) {
+        configuration.logger.debug("The disk cache's folders in \(directory.path) were deleted; recreating them.")
         try createDirectories()
         index.withLock { $0.invalidate() }
     }
@@ -264,8 +335,22 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Every entry file's size and modification time, from `readdir` + `fstatat`; opens no entry.
-    private func scanEntries() -> [String: Index.File] {
+    /// Scans the directory again (what other processes wrote or evicted), keeping the changes
+    /// this process makes meanwhile.
+    private func rescanIndex() {
+        indexLoader.withLock { _ in
+            index.withLock { index in
+                index.invalidate()
+                _ = index.beginLoading()
+            }
+            let scanned = scanEntries()
+            index.withLock { $0.finishLoading(scanned) }
+        }
+    }
+
+    /// Every entry file's size and modification time, and the bytes of temporary files, from
+    /// `readdir` + `fstatat`; opens no file.
+    private func scanEntries() -> Index.Scan {
         var files: [String: Index.File] = [:]
         FileSystem.forEachName(inDirectory: entriesPath) { namePointer, directory in
             let name = String(cString: namePointer)
@@ -274,6 +359,34 @@ public final class DiskCache: Sendable {
             else { return }
             files[name] = Index.File(size: status.size, lastAccess: status.modified, inode: status.inode)
         }
-        return files
+        var temporaryBytes = 0
+        FileSystem.forEachName(inDirectory: temporaryPath) { name, directory in
+            guard let status = FileSystem.status(of: name, inDirectory: directory), status.isRegularFile else { return }
+            temporaryBytes += status.size
+        }
+        return Index.Scan(files: files, temporaryBytes: temporaryBytes)
+    }
+
+    // MARK: - Faults
+
+    /// What went wrong, at the level a log reader acts on: the operation and the `errno`.
+    struct FaultCause: Hashable {
+        var operation: String
+        var code: Int32
+    }
+
+    /// Logs a store's failure the first time its cause occurs; later ones are silent.
+    private func logOnce(_ error: Error) {
+        switch error {
+        case .cannotWriteEntry(_, let code): logFault(FaultCause(operation: "write", code: code), error.description)
+        case .cannotCreateDirectory(_, let code): logFault(FaultCause(operation: "mkdir", code: code), error.description)
+        case .entryTooLarge: break
+        }
+    }
+
+    /// Logs `message` unless a fault with the same cause was logged before.
+    func logFault(_ cause: FaultCause, _ message: @autoclosure () -> String) {
+        guard loggedFaults.withLock({ $0.insert(cause).inserted }) else { return }
+        configuration.logger.warning("\(message()) Further failures of this kind are not logged.")
     }
 }

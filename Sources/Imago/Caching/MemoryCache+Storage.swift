@@ -3,6 +3,10 @@ extension MemoryCache {
     /// slot, and two doubly linked LRU lists (unpinned and pinned) threaded by index through arrays
     /// of slots. Freed slots are reused through a free list, so steady-state use allocates nothing
     /// per entry.
+    ///
+    /// Methods that remove entries hand the removed values back instead of dropping them: the
+    /// cache releases them after its lock, since freeing a large image (or whatever a value's
+    /// deinit does) must not happen while every other thread waits for the lock.
     struct Storage {
         private var keys: [Key?] = []
         private var values: [Value?] = []
@@ -27,19 +31,19 @@ extension MemoryCache {
                 hits: hits, misses: misses)
         }
 
-        mutating func value(forKey key: Key, now: Duration?) -> Value? {
+        /// The value for `key`; an expired one is removed and handed back as `released`.
+        mutating func value(forKey key: Key, now: Duration?) -> (value: Value?, released: Value?) {
             guard let slot = slots[key] else {
                 misses += 1
-                return nil
+                return (nil, nil)
             }
             if links[slot].isExpired(at: now) {
-                remove(slot)
                 misses += 1
-                return nil
+                return (nil, remove(slot))
             }
             moveToHead(slot)
             hits += 1
-            return values[slot]
+            return (values[slot], nil)
         }
 
         func contains(_ key: Key, now: Duration?) -> Bool {
@@ -50,9 +54,10 @@ extension MemoryCache {
         mutating func store(
             _ value: Value, forKey key: Key, cost: Int, pinned wantsPin: Bool, expiresAt: Duration?,
             limits: Limits
-        ) {
-            if let existing = slots[key] { remove(existing) }
-            guard cost <= limits.cost, limits.count > 0 else { return }
+        ) -> [Value] {
+            var released: [Value] = []
+            if let existing = slots[key], let old = remove(existing) { released.append(old) }
+            guard cost <= limits.cost, limits.count > 0 else { return released }
             let isPinned = wantsPin && pinnedCost + cost <= limits.pinnedCost
             let link = MemoryCacheLink(cost: cost, isPinned: isPinned, expiresAt: expiresAt)
             let slot: Int
@@ -76,15 +81,19 @@ extension MemoryCache {
                 pinnedCount += 1
             }
             while totalCost > limits.cost || count > limits.count, unpinned.tail != MemoryCacheLink.none {
-                remove(unpinned.tail)
+                if let evicted = remove(unpinned.tail) { released.append(evicted) }
             }
+            return released
         }
 
-        mutating func removeValue(forKey key: Key) {
-            if let slot = slots[key] { remove(slot) }
+        mutating func removeValue(forKey key: Key) -> Value? {
+            guard let slot = slots[key] else { return nil }
+            return remove(slot)
         }
 
-        mutating func removeAll() {
+        /// Empties the cache; returns the old values for the caller to release.
+        mutating func removeAll() -> [Value?] {
+            let released = values
             keys = []
             values = []
             links = []
@@ -95,22 +104,28 @@ extension MemoryCache {
             totalCost = 0
             pinnedCost = 0
             pinnedCount = 0
+            return released
         }
 
         /// Evicts the least recently used unpinned entry, then pinned ones, while `isOver` holds.
-        mutating func trim(while isOver: (Self) -> Bool) {
+        mutating func trim(while isOver: (Self) -> Bool) -> [Value] {
+            var released: [Value] = []
             while isOver(self) {
                 let victim = unpinned.tail != MemoryCacheLink.none ? unpinned.tail : pinned.tail
-                guard victim != MemoryCacheLink.none else { return }
-                remove(victim)
+                guard victim != MemoryCacheLink.none else { break }
+                if let evicted = remove(victim) { released.append(evicted) }
             }
+            return released
         }
 
-        /// Unlinks the slot, forgets its key and value, and puts it on the free list.
-        private mutating func remove(_ slot: Int) {
+        /// Unlinks the slot, forgets its key, puts it on the free list and returns its value (for
+        /// the caller to release outside the lock).
+        @discardableResult
+        private mutating func remove(_ slot: Int) -> Value? {
             unlink(slot)
             if let key = keys[slot] { slots[key] = nil }
             keys[slot] = nil
+            let released = values[slot]
             values[slot] = nil
             let link = links[slot]
             totalCost -= link.cost
@@ -121,6 +136,7 @@ extension MemoryCache {
             links[slot] = MemoryCacheLink(cost: 0, isPinned: false, expiresAt: nil)
             links[slot].next = freeSlot
             freeSlot = slot
+            return released
         }
 
         private mutating func moveToHead(_ slot: Int) {

@@ -9,6 +9,9 @@ import Synchronization
 /// no memory and allocates nothing. (`NSCache` is not used: on Linux it is several times slower, is
 /// not LRU, and inserts with a cost in linear time.)
 ///
+/// Values leave the cache (evicted, replaced, expired, removed) after the lock is released, so a
+/// large image is never freed while other threads wait.
+///
 /// Entries stored with `pinned: true` form a small tier that making room for new entries never
 /// evicts; only ``trim(toCost:)``, ``trim(toCount:)``, removal and expiry do. Pinned entries count
 /// toward ``totalCost`` and ``totalCount``. Linux has no memory-pressure notification, so the owner
@@ -38,7 +41,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// is removed and reported as a miss.
     public func value(forKey key: Key) -> Value? {
         let now = configuration.entryLifetime == nil ? nil : elapsed()
-        return storage.withLock { $0.value(forKey: key, now: now) }
+        let (value, released) = storage.withLock { $0.value(forKey: key, now: now) }
+        withExtendedLifetime(released) {}  // an expired value is freed here, after the lock
+        return value
     }
 
     /// Stores `value` under `key`, replacing any previous value, then evicts least recently used
@@ -53,30 +58,35 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - pinned: keep the value through LRU pressure, e.g. for images on screen.
     public func store(_ value: Value, forKey key: Key, cost: Int, pinned: Bool = false) {
         let expiresAt = configuration.entryLifetime.map { elapsed() + $0 }
-        storage.withLock {
+        let released = storage.withLock {
             $0.store(value, forKey: key, cost: max(cost, 0), pinned: pinned, expiresAt: expiresAt, limits: limits)
         }
+        withExtendedLifetime(released) {}  // evicted values are freed here, after the lock
     }
 
     /// Removes the value for `key`, if any, pinned or not.
     public func removeValue(forKey key: Key) {
-        storage.withLock { $0.removeValue(forKey: key) }
+        let released = storage.withLock { $0.removeValue(forKey: key) }
+        withExtendedLifetime(released) {}
     }
 
     /// Removes every entry, pinned ones included. Hit and miss counts are kept.
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
+        let released = storage.withLock { $0.removeAll() }
+        withExtendedLifetime(released) {}
     }
 
     /// Evicts entries until the total cost is at most `cost`: least recently used unpinned entries
     /// first, then least recently used pinned ones. Call it under memory pressure.
     public func trim(toCost cost: Int) {
-        storage.withLock { $0.trim(while: { $0.totalCost > cost }) }
+        let released = storage.withLock { $0.trim(while: { $0.totalCost > cost }) }
+        withExtendedLifetime(released) {}
     }
 
     /// Evicts entries until at most `count` remain: unpinned ones first, then pinned, each in LRU order.
     public func trim(toCount count: Int) {
-        storage.withLock { $0.trim(while: { $0.count > count }) }
+        let released = storage.withLock { $0.trim(while: { $0.count > count }) }
+        withExtendedLifetime(released) {}
     }
 
     /// Whether an unexpired value is stored for `key`; unlike ``value(forKey:)`` it does not change

@@ -4,7 +4,9 @@ import Synchronization
 /// share it, each can leave alone, and the work is cancelled only when its last caller leaves.
 ///
 /// The work runs in its own unstructured task, so no caller's cancellation reaches it directly.
-/// One lock guards the whole table; it is held only for bookkeeping, never across work.
+/// One lock guards the whole table; it is held only for bookkeeping, never across work, and
+/// nothing is released under it: a finished or abandoned entry (its task, its priority observer
+/// and whatever they hold) is moved out and dropped after the lock.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, ImagePipeline.Error>
 
@@ -106,10 +108,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) {
-        let (answerNow, notify) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+        let (answerNow, notify, replaced) = state.withLock { state -> (Bool, (@Sendable () -> Void)?, Entry?) in
             // Checked under the lock: `leave` takes it too, so a cancellation is either seen
             // here or finds the waiter registered.
-            if Task.isCancelled { return (true, nil) }
+            if Task.isCancelled { return (true, nil, nil) }
+            var replaced: Entry?
             while true {
                 if state.entries[key] == nil {
                     state.entries[key] = Entry(generation: state.makeID())
@@ -118,11 +121,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 switch state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority) {
                 case .join:
                     guard let before, priority > before, let observer = state.entries[key]!.priorityObserver else {
-                        return (false, nil)
+                        return (false, nil, replaced)
                     }
-                    return (false, { observer(priority) })
+                    return (false, { observer(priority) }, replaced)
                 case .closed:
-                    state.entries[key] = nil  // finished or abandoned: replace it
+                    // Finished or abandoned: replace it (released after the lock).
+                    replaced = state.entries.removeValue(forKey: key)
                 case .start:
                     let context = Context(table: self, key: key, generation: state.entries[key]!.generation)
                     state.entries[key]!.task = Task.detached(priority: priority.taskPriority) {
@@ -134,31 +138,35 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         }
                         self.finish(key: key, generation: context.generation, outcome: outcome)
                     }
-                    return (false, nil)
+                    return (false, nil, replaced)
                 }
             }
         }
+        withExtendedLifetime(replaced) {}
         notify?()
         if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
     }
 
     private func leave(key: Key, id: UInt64) {
-        typealias Leaving = (SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?)
+        typealias Leaving = (
+            SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
+        )
         let action: Leaving = state.withLock { state in
-            guard var entry = state.entries[key] else { return (.none, nil, nil) }
+            guard var entry = state.entries[key] else { return (.none, nil, nil, nil) }
             let before = entry.machine.priority
             let action = entry.machine.remove(id: id)
             if case .cancelWaiterAndWork = action {
-                state.entries[key] = nil
-                return (action, entry.task, nil)
+                let removed = state.entries.removeValue(forKey: key)
+                return (action, entry.task, nil, removed)
             }
             state.entries[key] = entry
             guard let after = entry.machine.priority, after != before, let observer = entry.priorityObserver else {
-                return (action, nil, nil)
+                return (action, nil, nil, nil)
             }
-            return (action, nil, { observer(after) })
+            return (action, nil, { observer(after) }, nil)
         }
         action.2?()
+        defer { withExtendedLifetime(action.3) {} }  // the removed entry is freed after the lock
         switch action.0 {
         case .none:
             break
@@ -171,12 +179,13 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func finish(key: Key, generation: UInt64, outcome: Outcome) {
-        let waiters: [Waiter] = state.withLock { state in
-            guard var entry = state.entries[key], entry.generation == generation else { return [] }
+        let (waiters, removed): ([Waiter], Entry?) = state.withLock { state in
+            guard var entry = state.entries[key], entry.generation == generation else { return ([], nil) }
             let waiters = entry.machine.finish()
-            state.entries[key] = nil
-            return waiters
+            let removed = state.entries.removeValue(forKey: key)
+            return (waiters, removed)
         }
+        withExtendedLifetime(removed) {}  // freed here, after the lock
         for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 

@@ -128,6 +128,15 @@ struct GIFReader {
         imageCount += 1
     }
 
+    /// Steps over a frame's image data without decoding it: counting frames and reading their
+    /// delays costs no LZW work (``GIFFrameSource``).
+    mutating func skipImage(frameIndex: Int) throws(ImagePipeline.Error) {
+        guard offset < bytes.count else { throw failure("frame \(frameIndex + 1) ends before its image data") }
+        offset += 1  // minimum code size
+        try skipSubBlocks()
+        imageCount += 1
+    }
+
     /// Interlaced GIFs store rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3…
     static func interlacedRowOrder(height: Int) -> [Int] {
         [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }

@@ -1,14 +1,16 @@
 import Foundation
 
-/// The default decoder: sniffs the bytes and hands them to the codec for their format.
+/// The built-in decoder: hands the bytes to the codec for their format.
 ///
-/// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, and a Swift GIF decoder;
-/// on Apple platforms, ImageIO. Either way it enforces ``DecodingLimits`` before any pixel memory is
+/// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, a Swift GIF decoder, libheif
+/// (HEIF/HEIC) and libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
+/// default, behind any decoder you register. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
 public struct ImageDecoder: ImageDecoding {
     public init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { true }
+    /// Whether `format` is one of the built-in formats (``ImageFormat/allCases``).
+    public func canDecode(_ format: ImageFormat) -> Bool { ImageFormat.allCases.contains(format) }
 
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try context.limits.check(encodedSize: data.count, url: context.url)
@@ -18,12 +20,25 @@ public struct ImageDecoder: ImageDecoding {
         case .png: return try PNGDecoder().decode(data, context: context)
         case .gif: return try GIFDecoder().decode(data, context: context)
         case .webp: return try WebPDecoder().decode(data, context: context)
+        case .heif: return try HEIFDecoder().decode(data, context: context)
+        case .avif: return try AVIFDecoder().decode(data, context: context)
+        default: throw Self.noDecoder(for: context)
         }
         #elseif canImport(ImageIO)
+        guard canDecode(context.format) else { throw Self.noDecoder(for: context) }
+        if context.format == .heif || context.format == .avif {
+            _ = try ISOBMFFHeader.checked(data, context: context)  // bombs refused before ImageIO
+        }
         return try ImageIODecoder().decode(data, context: context)
         #else
         throw .unsupportedFormat(context.url, detail: "no image codecs on this platform")
         #endif
+    }
+
+    static func noDecoder(for context: DecodingContext) -> ImagePipeline.Error {
+        .unsupportedFormat(
+            context.url,
+            detail: "no decoder for \(context.format): register one in the pipeline's ImageDecoderRegistry")
     }
 
     /// Sniffs `data` and decodes it.
@@ -66,11 +81,9 @@ public struct ImageDecoder: ImageDecoding {
         if text.hasPrefix("{") || text.hasPrefix("[") { return "the body looks like JSON, not an image" }
         let bytes = Array(head)
         if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
+            // HEIF and AVIF brands are sniffed as images; anything else in an ISO box file is media.
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["avif", "avis"].contains(brand) { return "the bytes are an AVIF image, which Imago does not decode" }
-            if ["heic", "heix", "mif1", "msf1", "hevc"].contains(brand) {
-                return "the bytes are a HEIF/HEIC image, which Imago does not decode"
-            }
+            return "the bytes are an ISO media file of brand '\(brand)' (a video?), not an image"
         }
         if bytes.starts(with: Array("BM".utf8)) { return "the bytes look like a BMP image, which Imago does not decode" }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {

@@ -1,11 +1,15 @@
 import Foundation
 
-/// Turns encoded bytes into an image. Plug in your own to support another format.
+/// Turns encoded bytes into an image. Register your own in an ``ImageDecoderRegistry`` to support
+/// another format.
 ///
-/// Decoders are chosen by sniffing the bytes (``ImageFormat/sniff(_:)``), never by the URL's
-/// extension or the `Content-Type` alone. A decoder runs off the main thread and must not keep
-/// state between calls.
+/// Decoders are chosen by sniffing the bytes (``ImageFormat/sniff(_:)``, or a registered decoder's
+/// ``recognizeFormat(of:)``), never by the URL's extension or the `Content-Type` alone. A decoder
+/// runs off the main thread and must not keep state between calls.
 public protocol ImageDecoding: Sendable {
+    /// The format of `data` if this decoder recognises it itself (see the default: `nil`).
+    func recognizeFormat(of data: Data) -> ImageFormat?
+
     /// Whether this decoder handles `format`.
     func canDecode(_ format: ImageFormat) -> Bool
 
@@ -42,4 +46,13 @@ public struct DecodingContext: Sendable {
         self.targetPixelSize = targetPixelSize
         self.decodesAllFrames = decodesAllFrames
     }
+}
+
+extension ImageDecoding {
+    /// The format of `data` when this decoder recognises it by itself, for formats Imago does not
+    /// sniff (an SVG drawing, a format of your own). Default: `nil`, leaving the bytes to the
+    /// built-in signatures (``ImageFormat/sniff(_:)``).
+    ///
+    /// An ``ImageDecoderRegistry`` asks its decoders in order before the built-in signatures.
+    public func recognizeFormat(of data: Data) -> ImageFormat? { nil }
 }

@@ -34,7 +34,15 @@ public struct ImageHeader: Sendable, Hashable {
         case .gif: return probeGIF(bytes)
         case .jpeg: return probeJPEG(bytes)
         case .webp: return probeWebP(bytes)
+        case .heif, .avif: return probeISOBMFF(data, format: format)
+        default: return nil
         }
+    }
+
+    /// HEIF and AVIF: the primary item's `ispe` (or the sequence track's size) from the boxes.
+    private static func probeISOBMFF(_ data: Data, format: ImageFormat) -> ImageHeader? {
+        guard let header = try? ISOBMFFHeader.parse(data) else { return nil }
+        return ImageHeader(format: format, width: header.width, height: header.height)
     }
 
     private static func probePNG(_ bytes: ByteReader) -> ImageHeader? {

@@ -17,6 +17,11 @@ struct ImageIODecoder: ImageDecoding {
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         let limits = context.limits
+        if context.format == .jpeg {
+            // ImageIO reads every scan of a progressive JPEG and cannot be stopped between them:
+            // count them from the markers first, as libjpeg-turbo's monitor does on Linux.
+            try JPEGScanCounter.check(data, limits: limits, url: context.url)
+        }
         guard let source = CGImageSourceCreateWithData(data as CFData, nil), CGImageSourceGetCount(source) > 0 else {
             throw .decodingFailed(context.url, context.format, reason: "ImageIO found no image in the data")
         }
@@ -28,19 +33,27 @@ struct ImageIODecoder: ImageDecoding {
         var totalPixels = 0
         for index in 0..<count {
             let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any] ?? [:]
-            let width = properties[kCGImagePropertyPixelWidth] as? Int ?? 0
-            let height = properties[kCGImagePropertyPixelHeight] as? Int ?? 0
+            // No size means ImageIO could not read the header: refuse it rather than guess, so
+            // the limits below are never checked against a made-up size.
+            guard let width = properties[kCGImagePropertyPixelWidth] as? Int,
+                let height = properties[kCGImagePropertyPixelHeight] as? Int, width > 0, height > 0
+            else {
+                throw .decodingFailed(
+                    context.url, context.format, reason: "ImageIO reports no pixel size for frame \(index + 1)")
+            }
             try limits.check(width: width, height: height, url: context.url)
-            try limits.addFramePixels(width * height, to: &totalPixels, url: context.url)
+            try limits.addFramePixels(width * height, to: &totalPixels, url: context.url)  // checked above: no overflow
             try context.checkCancellation()
             guard CGImageSourceGetStatusAtIndex(source, index) == .statusComplete else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO reports frame \(index + 1) incomplete")
             }
+            // Never larger than the image: the thumbnail is the decoded image, at most the target.
+            let longerSide = max(width, height)
             let options: [CFString: Any] = [
                 kCGImageSourceCreateThumbnailFromImageAlways: true,
                 kCGImageSourceCreateThumbnailWithTransform: true,
                 kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: max(context.targetPixelSize ?? max(width, height), 1),
+                kCGImageSourceThumbnailMaxPixelSize: max(min(context.targetPixelSize ?? longerSide, longerSide), 1),
             ]
             guard let image = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO could not decode frame \(index + 1)")
@@ -58,13 +71,21 @@ struct ImageIODecoder: ImageDecoding {
         #endif
     }
 
-    /// The frame's delay; 10 ms or less plays as 100 ms, as in browsers and the Linux decoders.
+    /// The frame's delay (GIF, WebP, APNG or HEIF sequence); 10 ms or less plays as 100 ms, as in
+    /// browsers and the Linux decoders.
     private static func duration(_ properties: [CFString: Any]) -> Duration {
-        let gif = properties[kCGImagePropertyGIFDictionary] as? [CFString: Any]
-        let webp = properties[kCGImagePropertyWebPDictionary] as? [CFString: Any]
+        let delays: [(dictionary: CFString, key: CFString)] = [
+            (kCGImagePropertyGIFDictionary, kCGImagePropertyGIFUnclampedDelayTime),
+            (kCGImagePropertyWebPDictionary, kCGImagePropertyWebPUnclampedDelayTime),
+            (kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGUnclampedDelayTime),
+            (kCGImagePropertyHEICSDictionary, kCGImagePropertyHEICSUnclampedDelayTime),
+        ]
         let seconds =
-            gif?[kCGImagePropertyGIFUnclampedDelayTime] as? Double
-            ?? webp?[kCGImagePropertyWebPUnclampedDelayTime] as? Double ?? 0
+            delays.lazy.compactMap { delay in
+                (properties[delay.dictionary] as? [CFString: Any])?[delay.key] as? Double
+            }.first ?? 0
+        guard seconds.isFinite else { return .milliseconds(100) }
+        if seconds >= 3_600 { return .seconds(3_600) }  // an hour is a still; and Int() cannot trap
         return seconds <= 0.01 ? .milliseconds(100) : .milliseconds(Int((seconds * 1000).rounded()))
     }
 }

@@ -9,7 +9,14 @@ enum ImageIOEncoder {
     static func encode(_ bitmap: Bitmap, as encoder: some ImageEncoding, quality: Double?)
         throws(ImagePipeline.Error) -> Data
     {
-        let alphaInfo: CGImageAlphaInfo = bitmap.alphaMode == .opaque ? .noneSkipLast : .last
+        // The alpha layout as the bitmap says (the encoders pass opaque or straight pixels today;
+        // premultiplied ones would otherwise be read as straight and darken soft edges).
+        let alphaInfo: CGImageAlphaInfo =
+            switch bitmap.alphaMode {
+            case .opaque: .noneSkipLast
+            case .straight: .last
+            case .premultiplied: .premultipliedLast
+            }
         guard let provider = CGDataProvider(data: Data(bitmap.pixels) as CFData),
             let space = CGColorSpace(name: CGColorSpace.sRGB),
             let image = CGImage(

@@ -8,9 +8,11 @@ import Musl
 
 /// Says whether the network is reachable, so a request can wait for it instead of failing at once.
 ///
-/// On Apple platforms the default follows `NWPathMonitor`; on Linux it looks at the host's network
-/// interfaces (one that is up, running, not loopback, with an address). Tests and apps with their
-/// own knowledge inject a check.
+/// On Apple platforms the default follows `NWPathMonitor`, except on watchOS, where an ordinary
+/// app's monitor stays unsatisfied (Apple's TN3135, "Low-level networking on watchOS"), so there
+/// it is ``alwaysReachable`` and URLSession reports a missing network itself. On Linux it looks at
+/// the host's network interfaces (one that is up, running, not loopback, with an address). Tests
+/// and apps with their own knowledge inject a check.
 public struct Connectivity: Sendable {
     private let check: @Sendable () async -> Bool
 
@@ -25,13 +27,18 @@ public struct Connectivity: Sendable {
     /// Always reachable: requests never wait for the network.
     public static let alwaysReachable = Connectivity { true }
 
-    /// The platform's own view of the network.
+    /// The platform's own view of the network: `NWPathMonitor` on macOS, iOS, tvOS and visionOS,
+    /// the host's interfaces on Linux, ``alwaysReachable`` on watchOS (see above).
     public static let system: Connectivity = {
-        #if canImport(Network)
+        #if os(watchOS)
+        return .alwaysReachable
+        #elseif canImport(Network)
         let monitor = PathMonitor()
         return Connectivity { monitor.isSatisfied }
-        #else
+        #elseif os(Linux)
         return Connectivity { NetworkInterfaces.hasRoutableInterface() }
+        #else
+        return .alwaysReachable
         #endif
     }()
 
@@ -55,7 +62,7 @@ public struct Connectivity: Sendable {
     }
 }
 
-#if !canImport(Network)
+#if os(Linux)
 /// The host's interfaces, read with getifaddrs.
 enum NetworkInterfaces {
     /// Whether an interface other than loopback is up, running and has an IPv4 or IPv6 address.

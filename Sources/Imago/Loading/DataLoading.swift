@@ -19,10 +19,15 @@ public struct DataRequest: Sendable, Hashable {
     public var url: URL
     /// Extra request headers (authorization, cookies, `If-None-Match`…).
     public var headers: [String: String]
+    /// Names of headers in ``headers`` that are credentials, dropped when a redirect leads to
+    /// another origin (any case). `Authorization`, `Proxy-Authorization` and `Cookie` are always
+    /// treated so. Default: none.
+    public var credentialHeaderNames: Set<String>
 
-    public init(url: URL, headers: [String: String] = [:]) {
+    public init(url: URL, headers: [String: String] = [:], credentialHeaderNames: Set<String> = []) {
         self.url = url
         self.headers = headers
+        self.credentialHeaderNames = credentialHeaderNames
     }
 }
 

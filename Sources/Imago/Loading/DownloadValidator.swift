@@ -65,23 +65,35 @@ struct DownloadValidator: Sendable {
         guard (200...299).contains(statusCode) || (statusCode == 304 && isConditional) else {
             throw .httpStatus(url, statusCode: statusCode, retryAfter: headers["retry-after"].flatMap { Self.retryAfter($0) })
         }
+        guard let field = headers["content-length"] else { return }
         let encoding = headers["content-encoding"]?.lowercased() ?? "identity"
-        if encoding == "identity", let declared = headers["content-length"].flatMap({ Int($0) }), declared >= 0 {
+        switch HTTPHeaderParser.ContentLength(field) {
+        case .length(let declared):
+            // With a content coding the length describes other bytes than the ones counted here.
+            guard encoding == "identity" else { return }
             expectedLength = declared
             guard declared <= maximumBodySize else { throw .bodyTooLarge(url, limit: maximumBodySize) }
+        case .tooLarge:
+            throw .bodyTooLarge(url, limit: maximumBodySize)
+        case .invalid:
+            throw .connectionFailed(
+                url, reason: "the server sent an invalid Content-Length (\(Self.quoted(field))), so the body's end is unknown")
         }
     }
 
-    /// A `Retry-After` value as a wait: delta-seconds (`120`) or an HTTP date, counted from `now`.
+    /// A `Retry-After` value as a wait: delta-seconds (`120`) or an HTTP date, counted from `now`;
+    /// see ``HTTPHeaderParser/retryAfter(_:now:)``.
     static func retryAfter(_ value: String, now: Date = Date()) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
+        HTTPHeaderParser.retryAfter(value, now: now)
+    }
+
+    /// A header value for an error message: quoted, at most 40 characters, control characters escaped.
+    static func quoted(_ value: String) -> String {
+        let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
+        let escaped = shown.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return "\"" + escaped.joined() + "\""
     }
 
     /// Takes the next piece of the body, refusing it when the body would pass the limit.

@@ -10,8 +10,10 @@ import Synchronization
 /// several times faster than URLSession.
 ///
 /// The loader owns its `HTTPClient` (on NIO's shared event loop group) and with it a pool of up
-/// to ``DataLoaderConfiguration/maximumConnections`` connections per host. It follows up to 5
-/// redirects, as browsers do; more, or a cycle, fail as ``ImagePipeline/Error/connectionFailed(_:reason:)``.
+/// to ``DataLoaderConfiguration/maximumConnections`` connections per host. It follows up to 10
+/// redirects, never from https to http, dropping credential headers on a hop to another origin
+/// (see ``DataRequest/credentialHeaderNames``); a refused redirect fails as
+/// ``ImagePipeline/Error/connectionFailed(_:reason:)``.
 /// A failed connection attempt is reported at once rather than retried, so that the pipeline's
 /// own retry policy decides. Call ``shutdown()`` when done; a loader released without it shuts
 /// its client down in the background.
@@ -29,7 +31,8 @@ public final class HTTPClientDataLoader: DataLoading {
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, configuration.maximumConnections)
         pool.retryConnectionEstablishment = false
         let clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            // Redirects are followed here, hop by hop, under ``RedirectPolicy``.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             connectionPool: pool,
             decompression: .disabled
@@ -59,22 +62,35 @@ public final class HTTPClientDataLoader: DataLoading {
         guard !isShutDown.load(ordering: .relaxed) else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
-        var httpRequest = HTTPClientRequest(url: request.url.absoluteString)
-        httpRequest.method = .GET
-        for (name, value) in DownloadValidator.headers(for: request, configuration: configuration) {
-            httpRequest.headers.add(name: name, value: value)
-        }
         let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
         let deadline = NIODeadline.now() + TimeAmount(configuration.downloadTimeout)
-        return try await watchdog.run { [client, configuration, httpRequest] in
+        let headers = DownloadValidator.headers(for: request, configuration: configuration)
+        return try await watchdog.run { [client, configuration] in
             var validator = DownloadValidator(request: request, configuration: configuration)
-            let response: HTTPClientResponse
-            do {
-                response = try await client.execute(httpRequest, deadline: deadline)
-            } catch {
-                throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
+            var redirects = RedirectPolicy(request: request, headers: headers)
+            var url = request.url
+            var response: HTTPClientResponse
+            hops: while true {
+                var httpRequest = HTTPClientRequest(url: url.absoluteString)
+                httpRequest.method = .GET
+                for (name, value) in redirects.headers {
+                    httpRequest.headers.add(name: name, value: value)
+                }
+                do {
+                    response = try await client.execute(httpRequest, deadline: deadline)
+                } catch {
+                    throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
+                }
+                watchdog.noteActivity()
+                switch redirects.decide(status: Int(response.status.code), location: response.headers.first(name: "location")) {
+                case .deliver:
+                    break hops
+                case .follow(let next, _):
+                    url = next  // dropping the redirect's response cancels its body
+                case .fail(let error):
+                    throw error
+                }
             }
-            watchdog.noteActivity()
             try validator.receive(statusCode: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
             do {
                 for try await chunk in response.body {
@@ -104,8 +120,6 @@ public final class HTTPClientDataLoader: DataLoading {
             case .connectTimeout: return ImagePipeline.Error.timedOut(url, .connect, after: configuration.connectTimeout)
             case .deadlineExceeded:
                 return ImagePipeline.Error.timedOut(url, .download, after: configuration.downloadTimeout)
-            case .redirectLimitReached, .redirectCycleDetected:
-                return ImagePipeline.Error.connectionFailed(url, reason: "more than 5 redirects, or a redirect cycle")
             case .remoteConnectionClosed:
                 return validator.interrupted(reason: "the server closed the connection")
             default:

@@ -12,30 +12,26 @@ struct HTTPValidators: Sendable, Hashable {
     /// `Cache-Control: no-cache`: the body may be stored but must be revalidated before each use.
     var noCache = false
 
-    /// Reads the validators from response headers (names in lower case).
+    /// Reads the validators from response headers (names in lower case, repeated fields joined
+    /// with ", "). Nothing a server sends makes this trap: unreadable values are ignored, and an
+    /// unreadable or contradictory `max-age` makes the body stale at once (RFC 9111 §4.2.1).
+    /// `Age` is subtracted from `max-age`; `Expires` is not read.
     init(responseHeaders headers: [String: String]) {
-        etag = headers["etag"]
-        lastModified = headers["last-modified"]
-        let directives = (headers["cache-control"] ?? "").lowercased()
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        for directive in directives {
-            if directive == "no-store" {
-                noStore = true
-            } else if directive == "no-cache" {
-                noCache = true
-            } else if directive.hasPrefix("max-age=") || directive.hasPrefix("s-maxage="),
-                let seconds = Int(directive.split(separator: "=")[1].trimmingCharacters(in: .init(charactersIn: "\""))),
-                seconds >= 0
-            {
-                maxAge = .seconds(seconds)
-            }
+        etag = HTTPHeaderParser.validator(headers["etag"])
+        lastModified = HTTPHeaderParser.validator(headers["last-modified"])
+        let cacheControl = HTTPHeaderParser.CacheControl(headers["cache-control"] ?? "")
+        noStore = cacheControl.noStore
+        noCache = cacheControl.noCache
+        if let maxAge = cacheControl.maxAge {
+            let age = headers["age"].flatMap { HTTPHeaderParser.deltaSeconds($0) } ?? 0
+            self.maxAge = .seconds(max(0, maxAge - age))
         }
     }
 
     /// Reads the validators kept in a disk entry's metadata.
     init(metadata: [String: String]) {
-        etag = metadata[Self.etagKey]
-        lastModified = metadata[Self.lastModifiedKey]
+        etag = HTTPHeaderParser.validator(metadata[Self.etagKey])
+        lastModified = HTTPHeaderParser.validator(metadata[Self.lastModifiedKey])
     }
 
     /// The disk entry metadata that keeps the validators.

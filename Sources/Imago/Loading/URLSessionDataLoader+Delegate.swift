@@ -45,6 +45,14 @@ extension URLSessionDataLoader {
             }
         }
 
+        /// Tasks whose end has not been reported.
+        var activeCount: Int { state.withLock { $0.transfers.count } }
+
+        /// Drops a task that will never be resumed.
+        func forget(_ task: URLSessionTask) {
+            _ = state.withLock { $0.transfers.removeValue(forKey: task.taskIdentifier) }
+        }
+
         private func transfer(for task: URLSessionTask) -> Transfer? {
             state.withLock { $0.transfers[task.taskIdentifier] }
         }
@@ -72,11 +80,18 @@ extension URLSessionDataLoader {
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            if transfer(for: task)?.redirect() == true {
-                completionHandler(request)
-            } else {
+            guard let transfer = transfer(for: task) else {
                 completionHandler(nil)
                 task.cancel()
+                return
+            }
+            if let next = transfer.redirect(response, proposed: request) {
+                completionHandler(next)
+            } else {
+                // Without a redirect, the session delivers the redirect response itself; a
+                // refused one has recorded its failure, which the cancellation reports.
+                completionHandler(nil)
+                if transfer.hasFailed { task.cancel() }
             }
         }
 

@@ -8,18 +8,18 @@ extension URLSessionDataLoader {
     /// One task's download: validates what the delegate hands it and resumes the waiting caller
     /// once, with the response or the first error.
     final class Transfer: Sendable {
-        /// Redirects followed before giving up, as ``HTTPClientDataLoader`` does.
-        static let maximumRedirects = 5
-
         private struct State {
             var validator: DownloadValidator
+            var redirects: RedirectPolicy
             var continuation: CheckedContinuation<DataResponse, any Error>?
+            /// Whether the caller has cancelled (before or after the task started).
+            var isCancelled = false
             /// Why the transfer cancelled its task, reported instead of the cancellation.
             private(set) var failure: ImagePipeline.Error?
-            var redirects = 0
 
-            init(validator: DownloadValidator) {
+            init(validator: DownloadValidator, redirects: RedirectPolicy) {
                 self.validator = validator
+                self.redirects = redirects
             }
 
             /// Records why the task must stop; the first reason is the one reported.
@@ -32,14 +32,43 @@ extension URLSessionDataLoader {
         private let watchdog: DownloadWatchdog
         private let progress: @Sendable (DownloadProgress) -> Void
 
-        init(validator: DownloadValidator, watchdog: DownloadWatchdog, progress: @escaping @Sendable (DownloadProgress) -> Void) {
-            self.state = Mutex(State(validator: validator))
+        init(
+            validator: DownloadValidator, redirects: RedirectPolicy, watchdog: DownloadWatchdog,
+            progress: @escaping @Sendable (DownloadProgress) -> Void
+        ) {
+            self.state = Mutex(State(validator: validator, redirects: redirects))
             self.watchdog = watchdog
             self.progress = progress
         }
 
-        func start(_ continuation: CheckedContinuation<DataResponse, any Error>) {
-            state.withLock { $0.continuation = continuation }
+        /// Whether the transfer has recorded a reason to stop.
+        var hasFailed: Bool { state.withLock { $0.failure != nil } }
+
+        /// Whether the caller has cancelled; see ``cancel()``.
+        var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+        /// Takes the caller's continuation; false (and the continuation resumed with
+        /// `CancellationError`) when the caller has already cancelled, so the task must not start.
+        func start(_ continuation: CheckedContinuation<DataResponse, any Error>) -> Bool {
+            let started = state.withLock { state in
+                guard !state.isCancelled else { return false }
+                state.continuation = continuation
+                return true
+            }
+            if !started { continuation.resume(throwing: CancellationError()) }
+            return started
+        }
+
+        /// The caller cancelled: resumes it at once with `CancellationError`, without waiting for
+        /// the session to report the task's end (which a task cancelled as it starts may never
+        /// do promptly). Later events are ignored.
+        func cancel() {
+            let continuation = state.withLock { state in
+                state.isCancelled = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(throwing: CancellationError())
         }
 
         /// Takes the response head; false when the download must stop.
@@ -82,16 +111,29 @@ extension URLSessionDataLoader {
             return true
         }
 
-        /// Counts a redirect; false (and a failure) past the limit.
-        func redirect() -> Bool {
-            state.withLock { state in
-                state.redirects += 1
-                guard state.redirects <= Self.maximumRedirects else {
-                    state.fail(.connectionFailed(
-                        state.validator.url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle"))
-                    return false
+        /// The request to send for a redirect the session proposes, under ``RedirectPolicy``; nil
+        /// (and a failure, unless the response is simply delivered) when it is refused.
+        func redirect(_ response: HTTPURLResponse, proposed: URLRequest) -> URLRequest? {
+            watchdog.noteActivity()
+            return state.withLock { state in
+                guard state.failure == nil else { return nil }
+                let location = response.value(forHTTPHeaderField: "Location") ?? proposed.url?.absoluteString
+                switch state.redirects.decide(status: response.statusCode, location: location) {
+                case .deliver:
+                    // The session saw a redirect the policy does not (an empty `Location`): report
+                    // the status, as HTTPClientDataLoader does.
+                    state.fail(.httpStatus(state.validator.url, statusCode: response.statusCode))
+                    return nil
+                case .follow(let url, let headers):
+                    var next = URLRequest(
+                        url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: proposed.timeoutInterval)
+                    next.httpMethod = "GET"
+                    for (name, value) in headers { next.setValue(value, forHTTPHeaderField: name) }
+                    return next
+                case .fail(let error):
+                    state.fail(error)
+                    return nil
                 }
-                return true
             }
         }
 
@@ -116,7 +158,8 @@ extension URLSessionDataLoader {
             case .timedOut?:
                 return .failure(watchdog.transportTimedOut())
             case .httpTooManyRedirects?:
-                return .failure(ImagePipeline.Error.connectionFailed(url, reason: "more than \(Self.maximumRedirects) redirects, or a redirect cycle"))
+                return .failure(ImagePipeline.Error.connectionFailed(
+                    url, reason: "more than \(RedirectPolicy.maximumHops) redirects, the most one download follows"))
             case let code?:
                 return .failure(state.validator.interrupted(reason: Self.reason(for: code)))
             case nil:

@@ -11,8 +11,8 @@ import FoundationNetworking
 /// `URLCache`, since Imago keeps its own caches. (On Linux, FoundationNetworking still creates an
 /// empty `~/.cache/org.swift.foundation.URLCache/<process>` folder when any session configuration
 /// is made; no configuration avoids that.) URLSession has no connect timeout of its own: a
-/// connection that does not open counts against the stall timeout. Redirects are followed up to 5 times, as with
-/// ``HTTPClientDataLoader``. Call ``shutdown()`` when done; a released loader invalidates its
+/// connection that does not open counts against the stall timeout. Redirects follow ``RedirectPolicy``,
+/// as with ``HTTPClientDataLoader``: at most 10, never https to http, credentials dropped across origins. Call ``shutdown()`` when done; a released loader invalidates its
 /// session.
 public final class URLSessionDataLoader: DataLoading {
     /// The limits every download is held to.
@@ -27,6 +27,9 @@ public final class URLSessionDataLoader: DataLoading {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No cookie jar: a cookie one server sets must not travel with requests to others.
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnections)
         sessionConfiguration.timeoutIntervalForRequest = configuration.stallTimeout.timeInterval
         sessionConfiguration.timeoutIntervalForResource = configuration.downloadTimeout.timeInterval
@@ -49,6 +52,9 @@ public final class URLSessionDataLoader: DataLoading {
         await delegate.waitUntilInvalid()
     }
 
+    /// Downloads whose task has not yet reported its end (tests check it returns to zero).
+    public var activeTransferCount: Int { delegate.activeCount }
+
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
@@ -63,17 +69,25 @@ public final class URLSessionDataLoader: DataLoading {
         let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
         let transfer = Transfer(
             validator: DownloadValidator(request: request, configuration: configuration),
+            redirects: RedirectPolicy(request: request, headers: DownloadValidator.headers(for: request, configuration: configuration)),
             watchdog: watchdog, progress: progress)
         return try await watchdog.run { [session, delegate, urlRequest] in
             guard let task = delegate.makeTask(for: urlRequest, in: session, handledBy: transfer) else {
                 throw ImagePipeline.Error.connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
             }
+            // A cancellation may land before, during or after the start: `Transfer` decides under
+            // its lock, and a task cancelled before it was resumed is cancelled again afterwards.
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    transfer.start(continuation)
+                    guard transfer.start(continuation) else {
+                        delegate.forget(task)
+                        return
+                    }
                     task.resume()
+                    if transfer.isCancelled { task.cancel() }
                 }
             } onCancel: {
+                transfer.cancel()
                 task.cancel()
             }
         }

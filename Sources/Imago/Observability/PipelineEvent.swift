@@ -16,13 +16,13 @@ public enum PipelineEvent: Sendable, CustomStringConvertible {
     /// `completed https://…/a.jpg from disk (total 3.1 ms, decode 2.0 ms)`: one line for a log.
     public var description: String {
         switch self {
-        case .started(let url, _): "started \(url.absoluteString)"
+        case .started(let url, _): "started \(url.redactedDescription)"
         case .progress(let url, let progress):
-            "progress \(url.absoluteString): \(ByteCountDescription.format(progress.completed))"
+            "progress \(url.redactedDescription): \(ByteCountDescription.format(progress.completed))"
                 + (progress.total.map { " of \(ByteCountDescription.format($0))" } ?? "")
-        case .completed(let url, let source, let timing): "completed \(url.absoluteString) from \(source.rawValue) (\(timing))"
+        case .completed(let url, let source, let timing): "completed \(url.redactedDescription) from \(source.rawValue) (\(timing))"
         case .failed(_, let error): "failed: \(error)"
-        case .cancelled(let url): "cancelled \(url.absoluteString)"
+        case .cancelled(let url): "cancelled \(url.redactedDescription)"
         }
     }
 

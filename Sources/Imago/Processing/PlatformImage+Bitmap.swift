@@ -38,6 +38,22 @@ extension PlatformImage {
     }
 }
 
+extension PlatformImage {
+    /// Whether the image's `CGImage` has no alpha channel (`CGImageAlphaInfo` `.none`,
+    /// `.noneSkipFirst` or `.noneSkipLast`); false when there is no `CGImage` to ask.
+    var hasNoAlphaChannel: Bool {
+        #if canImport(UIKit)
+        guard let cgImage else { return false }
+        #else
+        guard let cgImage = self.cgImage(forProposedRect: nil, context: nil, hints: nil) else { return false }
+        #endif
+        switch cgImage.alphaInfo {
+        case .none, .noneSkipFirst, .noneSkipLast: return true
+        default: return false
+        }
+    }
+}
+
 extension Bitmap {
     /// The pixels as a UIImage or NSImage, or nil when CoreGraphics refuses them.
     var platformImage: PlatformImage? {

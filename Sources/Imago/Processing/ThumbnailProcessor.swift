@@ -19,8 +19,15 @@ public struct ThumbnailProcessor: ImageProcessing, Hashable {
     /// `thumbnail(256)`: the same text ``ImageRequest/processedKey`` uses for a thumbnail.
     public var identifier: String { "thumbnail(\(maximumPixelSize))" }
 
+    /// The container's thumbnail; a container that already fits passes through untouched, with no
+    /// pixel read: on Apple platforms ImageIO has usually made the thumbnail while decoding, and
+    /// drawing it into RGBA and back would only cost time and memory.
     public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
+        if fits(container.pixelSize) {
+            try checkSize()
+            return container
+        }
+        return try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
             try process(bitmap)
         }
     }
@@ -29,11 +36,7 @@ public struct ThumbnailProcessor: ImageProcessing, Hashable {
     /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` when
     ///   ``maximumPixelSize`` is below 1 or the bitmap is empty.
     public func process(_ bitmap: Bitmap) throws(ImagePipeline.Error) -> Bitmap {
-        guard maximumPixelSize >= 1 else {
-            throw .processingFailed(
-                nil, processor: identifier,
-                reason: "the maximum pixel size \(maximumPixelSize) is too small; it must be at least 1 pixel")
-        }
+        try checkSize()
         let factor = BoxReducer.factor(width: bitmap.width, height: bitmap.height, target: maximumPixelSize)
         guard factor > 1 else { return try fit.resize(bitmap, reportingAs: identifier) }
         // A large reduction in two steps, as libvips and Pillow (`reducing_gap`) do: an integer
@@ -44,6 +47,20 @@ public struct ThumbnailProcessor: ImageProcessing, Hashable {
         let region = Resampler.Region(
             x: 0, y: 0, width: Double(bitmap.width) / Double(factor), height: Double(bitmap.height) / Double(factor))
         return Resampler.resample(reduced, region: region, to: size)
+    }
+
+    /// Whether an image of `imageSize` is already its own thumbnail: its longer side is at most
+    /// ``maximumPixelSize``, so processing would hand back the same pixels.
+    public func fits(_ imageSize: PixelSize) -> Bool {
+        imageSize.width >= 1 && imageSize.height >= 1 && outputSize(for: imageSize) == imageSize
+    }
+
+    private func checkSize() throws(ImagePipeline.Error) {
+        guard maximumPixelSize >= 1 else {
+            throw .processingFailed(
+                nil, processor: identifier,
+                reason: "the maximum pixel size \(maximumPixelSize) is too small; it must be at least 1 pixel")
+        }
     }
 
     /// The size an image of `imageSize` comes out at.

@@ -80,7 +80,8 @@ extension CLITests {
                     let result = try await sandbox.imago(["fetch", "--json", "--no-disk-cache", url])
                     #expect(result.exited(with: 1), "\(result.errorOutput)")
                     let line = try sandbox.jsonObject(result)
-                    #expect(Set(line.keys) == ["url", "ok", "error"])
+                    #expect(Set(line.keys) == ["url", "ok", "error", "attempts"])
+                    #expect(line["attempts"]?.int == 1)
                     #expect(line["url"]?.string == url)
                     #expect(line["ok"]?.bool == false)
                     let error = try #require(line["error"]?.object)
@@ -130,6 +131,25 @@ extension CLITests {
                     #expect(line["ok"]?.bool == true)
                     #expect(line["attempts"]?.int == 2)
                     #expect(server.requestCount(for: "/r.png") == 2)
+                }
+            }
+        }
+
+        @Test func aFailureAfterRetriesReportsItsAttempts() async throws {
+            try await withCLISandbox { sandbox in
+                try await withTestServer { server in
+                    server.setBehavior("/down.png", .status(503))
+                    let url = server.url(for: "/down.png").absoluteString
+
+                    let result = try await sandbox.imago(["fetch", "--json", "--no-disk-cache", "--retries", "2", url])
+                    #expect(result.exited(with: 1), "\(result.output) \(result.errorOutput)")
+                    let line = try sandbox.jsonObject(result)
+                    #expect(line["ok"]?.bool == false)
+                    #expect(line["attempts"]?.int == 3)
+                    let error = try #require(line["error"]?.object)
+                    #expect(error["code"]?.string == "http_status")
+                    #expect(error["message"]?.string?.contains("gave up after 3 attempts") == true)
+                    #expect(server.requestCount(for: "/down.png") == 3)
                 }
             }
         }

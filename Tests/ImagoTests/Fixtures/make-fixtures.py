@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Makes the decoder test corpus in this folder. Run once; the outputs are committed.
 
-    pip install pillow && python3 make-fixtures.py      (needs cc and libjpeg headers for YCCK)
+    pip install pillow pillow-heif && python3 make-fixtures.py
+    (needs cc and libjpeg headers for YCCK; Debian's heif-enc and avifenc for HEIF and AVIF:
+    apt-get install libheif-examples libavif-bin)
 
 Every fixture is small (32x24 or so). Beside each fixture NAME.ext lies NAME.rgba: the expected
 decoding as raw 8-bit RGBA (straight alpha), every frame one after the other. manifest.json lists
@@ -362,6 +364,69 @@ anim = save(alpha_frames[0], format="WEBP", save_all=True, append_images=alpha_f
 add("webp-animated-alpha", "webp", anim, pillow_frames(anim), (W, H), 4, "straight", [50, 100, 70])
 
 
+# ---------------------------------------------------------------- HEIF and AVIF (Debian 12's encoders)
+# Encoded by heif-enc (libheif 1.15 with x265) and avifenc (libavif 0.11 with aom). References are
+# the exact pixels for lossless AVIF; otherwise an independent decoder: pillow-heif (its own libheif
+# 1.23 and libde265 1.1) for HEIF, Pillow's AVIF plugin (its own libavif 1.x and dav1d) for AVIF,
+# against Imago's Debian libheif 1.15 + libde265 1.0 and libavif 0.11 + dav1d 1.0. YCbCr to RGB
+# conversion may round differently between versions: tolerance 6 for those.
+def encoded_with(command, images, ext):
+    """Runs command(inputs, output) on PNG copies of `images` and returns the encoded bytes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = []
+        for i, img in enumerate(images):
+            inputs.append(os.path.join(tmp, f"in{i}.png"))
+            img.save(inputs[-1])
+        output = os.path.join(tmp, f"out.{ext}")
+        subprocess.run(command(inputs, output), check=True, capture_output=True)
+        with open(output, "rb") as f:
+            return f.read()
+
+
+def independent_frames(encoded):
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    decoded = Image.open(io.BytesIO(encoded))
+    frames = []
+    for i in range(getattr(decoded, "n_frames", 1)):
+        decoded.seek(i)
+        frames.append(rgba_bytes(decoded))
+    return frames
+
+
+heif_lossy = encoded_with(lambda i, o: ["heif-enc", "-q", "80", *i, "-o", o], [rgb_image()], "heif")
+add("heif-lossy", "heif", heif_lossy, independent_frames(heif_lossy), (W, H), 6, "opaque")
+# Lossless x265 in 4:4:4, stored as a grid of tiles: the primary item is a 'grid' with its own ispe.
+heif_grid = encoded_with(
+    lambda i, o: ["heif-enc", "-L", "-p", "chroma=444", "--matrix_coefficients=0", *i, "-o", o],
+    [rgb_image()], "heif")
+add("heif-lossless-grid", "heif", heif_grid, independent_frames(heif_grid), (W, H), 6, "opaque")
+heif_alpha = encoded_with(lambda i, o: ["heif-enc", "-q", "90", *i, "-o", o], [rgba_image], "heif")
+add("heif-alpha", "heif", heif_alpha, independent_frames(heif_alpha), (W, H), 6, "straight")
+
+avif_lossless = encoded_with(lambda i, o: ["avifenc", "-l", *i, o], [rgb_image()], "avif")
+add("avif-lossless", "avif", avif_lossless, [rgba_bytes(rgb_image())], (W, H), 0, "opaque")
+avif_alpha = encoded_with(lambda i, o: ["avifenc", "-l", *i, o], [rgba_image], "avif")
+add("avif-lossless-alpha", "avif", avif_alpha, [rgba_bytes(rgba_image)], (W, H), 0, "straight")
+avif_lossy = encoded_with(lambda i, o: ["avifenc", "--min", "20", "--max", "30", *i, o], [rgb_image()], "avif")
+add("avif-lossy", "avif", avif_lossy, independent_frames(avif_lossy), (W, H), 6, "opaque")
+# An image sequence ('avis'): 80 ms, 120 ms and a 10 ms frame that plays as 100 ms.
+sequence = [rgb_image(), ImageOps.mirror(rgb_image()), ImageOps.flip(rgb_image())]
+avif_animated = encoded_with(
+    lambda i, o: ["avifenc", "-l", "--timescale", "1000", "--duration", "80", i[0], "--duration", "120", i[1],
+                  "--duration", "10", i[2], o], sequence, "avif")
+assert avif_animated[8:12] == b"avis", avif_animated[:32]
+add("avif-animated", "avif", avif_animated, [rgba_bytes(f) for f in sequence], (W, H), 0, "opaque",
+    [80, 120, 100])
+
+# A long GIF for the playback tests: 200 frames of 8x8, each one a moving dot, 20 ms each.
+long_frames = [{"x": 0, "y": 0, "w": 8, "h": 8, "delay": 2,
+                "indices": [1 + (n % 7) if (x + y * 8) == n % 64 else 0 for y in range(8) for x in range(8)]}
+               for n in range(200)]
+add("gif-200-frames", "gif", gif(8, 8, gif_colors, long_frames), composite(8, 8, gif_colors, long_frames),
+    (8, 8), 0, "opaque", [20] * 200)
+
+
 # ---------------------------------------------------------------- Bombs: 65,535 x 65,535 in a few bytes
 def write_bomb(name, data):
     write(name, data)
@@ -387,6 +452,22 @@ bits = struct.unpack("<I", webp[vp8l + 1:vp8l + 5])[0]
 bits = (bits & ~0x0FFFFFFF) | 16383 | (16383 << 14)  # 16,384 x 16,384: the most WebP can declare
 webp[vp8l + 1:vp8l + 5] = struct.pack("<I", bits)
 write_bomb("bomb.webp", bytes(webp))
+
+
+
+def with_ispe(encoded, width, height):
+    """The file with every 'ispe' property declaring width x height."""
+    data = bytearray(encoded)
+    at = data.find(b"ispe")
+    assert at > 0
+    while at > 0:
+        data[at + 8:at + 16] = struct.pack(">II", width, height)
+        at = data.find(b"ispe", at + 4)
+    return bytes(data)
+
+
+write_bomb("bomb.heif", with_ispe(heif_lossy, 65535, 65535))
+write_bomb("bomb.avif", with_ispe(avif_lossless, 65535, 65535))
 
 with open(os.path.join(HERE, "manifest.json"), "w") as f:
     json.dump(manifest, f, indent=1)

@@ -66,4 +66,87 @@ struct SchedulerQueueTests {
         _ = queue.enqueue(3, priority: .normal)
         #expect(queue.setMaximumConcurrent(3) == [2, 3])
     }
+
+    /// Drains a queue with one slot: the order in which waiting jobs start.
+    private func drain(_ queue: inout SchedulerQueue, running first: SchedulerQueue.ID) -> [SchedulerQueue.ID] {
+        var started: [SchedulerQueue.ID] = []
+        var current = first
+        while let next = queue.finish(current).first {
+            started.append(next)
+            current = next
+        }
+        return started
+    }
+
+    /// Deterministic pseudo-random numbers (SplitMix64), so a failure is reproducible.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("10,000 waiting jobs start by priority, then arrival, after reprioritising and cancelling")
+    func manyEntries() {
+        var random = SplitMix(state: 42)
+        var queue = SchedulerQueue(maximumConcurrent: 1)
+        #expect(queue.enqueue(0, priority: .normal) == [0])
+        var priorities: [SchedulerQueue.ID: ImageRequest.Priority] = [:]
+        for id in SchedulerQueue.ID(1)...10_000 {
+            let priority = ImageRequest.Priority.allCases.randomElement(using: &random)!
+            priorities[id] = priority
+            #expect(queue.enqueue(id, priority: priority).isEmpty)
+        }
+        // Move a third of them, some several times, and cancel another fifth.
+        for _ in 0..<3_333 {
+            let id = SchedulerQueue.ID.random(in: 1...10_000, using: &random)
+            guard priorities[id] != nil else { continue }
+            let priority = ImageRequest.Priority.allCases.randomElement(using: &random)!
+            queue.updatePriority(id, to: priority)
+            priorities[id] = priority
+        }
+        for _ in 0..<2_000 {
+            let id = SchedulerQueue.ID.random(in: 1...10_000, using: &random)
+            #expect(queue.cancel(id).isEmpty)
+            priorities[id] = nil
+        }
+        #expect(queue.waitingCount == priorities.count)
+        let expected = priorities.sorted { lhs, rhs in
+            lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key
+        }.map(\.key)
+        #expect(drain(&queue, running: 0) == expected)
+        #expect(queue.waitingCount == 0)
+    }
+
+    @Test("A job moved to another priority and back keeps its place by arrival")
+    func movedBack() {
+        var queue = SchedulerQueue(maximumConcurrent: 1)
+        _ = queue.enqueue(0, priority: .normal)
+        for id in SchedulerQueue.ID(1)...5 { _ = queue.enqueue(id, priority: .normal) }
+        queue.updatePriority(2, to: .high)
+        queue.updatePriority(2, to: .normal)
+        queue.updatePriority(4, to: .veryLow)
+        queue.updatePriority(4, to: .veryHigh)
+        #expect(drain(&queue, running: 0) == [4, 1, 2, 3, 5])
+    }
+
+    @Test("Cancelled and re-prioritised entries leave no garbage: the heap stays proportional to the waiting jobs")
+    func boundedGarbage() {
+        var queue = SchedulerQueue(maximumConcurrent: 1)
+        _ = queue.enqueue(0, priority: .normal)
+        for id in SchedulerQueue.ID(1)...10_000 { _ = queue.enqueue(id, priority: .low) }
+        for round in 0..<20 {
+            for id in SchedulerQueue.ID(1)...10_000 {
+                queue.updatePriority(id, to: round.isMultiple(of: 2) ? .high : .low)
+            }
+        }
+        for id in SchedulerQueue.ID(1)...9_990 { _ = queue.cancel(id) }
+        #expect(queue.waitingCount == 10)
+        #expect(queue.storedEntryCount <= 2 * queue.waitingCount + 64)
+        #expect(drain(&queue, running: 0) == Array(9_991...10_000))
+    }
 }

@@ -176,3 +176,106 @@ struct ProcessedVariantTests {
         }
     }
 }
+
+@Suite("Processed variants follow their original's HTTP caching")
+struct ProcessedVariantHTTPCachingTests {
+    /// A configuration that stores processed variants on the fixture's disk cache.
+    private func configuration(_ fixture: PipelineFixture) throws -> ImagePipeline.Configuration {
+        var configuration = try fixture.configuration()
+        configuration.storesProcessedImagesOnDisk = true
+        return configuration
+    }
+
+    @Test("no-store keeps both the original and its processed variant off the disk")
+    func noStore() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/n.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
+                headers: ["Cache-Control": "no-store"])
+            let pipeline = ImagePipeline(configuration: try configuration(fixture))
+            let request = ImageRequest(url: fixture.server.url(for: "/n.jpg"), thumbnailPixelSize: 30)
+            #expect(try await pipeline.image(for: request).container.pixelSize == PixelSize(width: 30, height: 20))
+            await pipeline.waitForDiskWrites()
+            #expect(try fixture.diskEntryCount() == 0)
+        }
+    }
+
+    @Test("A processed variant expires with its original and is stored with the same expiry")
+    func sameLifetime() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/m.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=600"], etag: "\"m\"")
+            let configuration = try configuration(fixture)
+            let pipeline = ImagePipeline(configuration: configuration)
+            let request = ImageRequest(url: fixture.server.url(for: "/m.jpg"), thumbnailPixelSize: 30)
+            _ = try await pipeline.image(for: request)
+            await pipeline.waitForDiskWrites()
+            let disk = try DiskCache(directory: fixture.directory)
+            let original = try #require(disk.entry(forKey: request.originalKey))
+            let processed = try #require(disk.entry(forKey: request.processedKey))
+            let originalExpiry = try #require(original.expiresAt)
+            let processedExpiry = try #require(processed.expiresAt)
+            #expect(abs(originalExpiry.timeIntervalSince(processedExpiry)) < 5)
+        }
+    }
+
+    @Test("After a 304 for the original, the expired processed variant is served and stays valid")
+    func revalidatedWithOriginal() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/v.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=0"], etag: "\"v1\"")
+            let request = ImageRequest(url: fixture.server.url(for: "/v.jpg"), thumbnailPixelSize: 30)
+            let first = ImagePipeline(configuration: try configuration(fixture))
+            _ = try await first.image(for: request)
+            await first.waitForDiskWrites()
+
+            let second = ImagePipeline(configuration: try configuration(fixture))
+            let revalidated = try await second.image(for: request)
+            #expect(revalidated.source == .disk)
+            #expect(revalidated.container.pixelSize == PixelSize(width: 30, height: 20))
+            let requests = fixture.server.requests(for: "/v.jpg")
+            #expect(requests.count == 2)
+            #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+            await second.waitForDiskWrites()
+
+            // The 304 carried no max-age, so both are now fresh for the default lifetime (forever):
+            // the processed variant alone answers, with no request.
+            let disk = try DiskCache(directory: fixture.directory)
+            #expect(disk.entry(forKey: request.processedKey)?.isExpired == false)
+            disk.remove(forKey: request.originalKey)
+            var third = try configuration(fixture)
+            third.diskCache = disk
+            let response = try await ImagePipeline(configuration: third).image(for: request)
+            #expect(response.source == .disk)
+            #expect(fixture.server.requestCount(for: "/v.jpg") == 2)
+        }
+    }
+
+    @Test("When the original changed, the stale processed variant is not served")
+    func changedOriginal() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set(
+                "/c.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=0"], etag: "\"c1\"")
+            let request = ImageRequest(url: fixture.server.url(for: "/c.jpg"), thumbnailPixelSize: 30)
+            let first = ImagePipeline(configuration: try configuration(fixture))
+            #expect(try await first.image(for: request).container.pixelSize == PixelSize(width: 30, height: 20))
+            await first.waitForDiskWrites()
+
+            fixture.server.set(
+                "/c.jpg", data: try Fixtures.jpeg(width: 80, height: 120, seed: 2), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=600"], etag: "\"c2\"")
+            let second = ImagePipeline(configuration: try configuration(fixture))
+            let changed = try await second.image(for: request)
+            #expect(changed.source == .network)
+            #expect(changed.container.pixelSize == PixelSize(width: 20, height: 30))
+            await second.waitForDiskWrites()
+
+            let third = ImagePipeline(configuration: try configuration(fixture))
+            #expect(try await third.image(for: request).container.pixelSize == PixelSize(width: 20, height: 30))
+            #expect(fixture.server.requestCount(for: "/c.jpg") == 2)
+        }
+    }
+}

@@ -37,8 +37,29 @@ struct RetryTests {
             let clock = ManualClock()
             let pipeline = try Self.pipeline(fixture, clock: clock, policy: RetryPolicy(maximumAttempts: 4))
             let result = await drive(clock, by: .seconds(60), until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
-            #expect(throws: ImagePipeline.Error.httpStatus(url, statusCode: 500)) { try result.get() }
+            #expect(throws: ImagePipeline.Error.gaveUp(last: .httpStatus(url, statusCode: 500), attempts: 4)) {
+                try result.get()
+            }
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 4)
+        }
+    }
+
+    @Test("An error after retries says how many attempts were made and keeps the last failure")
+    func errorCountsAttempts() async throws {
+        try await PipelineFixture.with { fixture in
+            _ = try fixture.serveJPEG()
+            fixture.server.setBehavior("/photo.jpg", .status(503))
+            let url = fixture.server.url(for: "/photo.jpg")
+            let clock = ManualClock()
+            let pipeline = try Self.pipeline(fixture, clock: clock, policy: .default)
+            let result = await drive(clock, by: .seconds(60), until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
+            let error = try #require(#expect(throws: ImagePipeline.Error.self) { try result.get() })
+            #expect(error.attempts == 3)
+            #expect(error.code == "http_status")
+            #expect(error.underlying == .httpStatus(url, statusCode: 503))
+            #expect(error.isTransient)
+            #expect(error.description.hasSuffix("HTTP 503 Service Unavailable; no image was loaded (gave up after 3 attempts)."))
+            #expect(fixture.server.requestCount(for: "/photo.jpg") == 3)
         }
     }
 

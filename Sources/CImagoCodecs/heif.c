@@ -1,0 +1,88 @@
+/* libheif: the primary image of a HEIF/HEIC file, decoded to RGBA8 with its transformations. */
+#if defined(__linux__)
+#include "CImagoHEIFAVIF.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libheif/heif.h>
+
+struct imago_heif_decoder {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+};
+
+static int imago_heif_failure(struct heif_error error, char *message) {
+    snprintf(message, IMAGO_MESSAGE_CAPACITY, "%s", error.message ? error.message : "unknown error");
+    int missing = error.code == heif_error_Unsupported_feature && error.subcode == heif_suberror_Unsupported_codec;
+    return missing ? IMAGO_CODEC_MISSING : IMAGO_DECODE_FAILED;
+}
+
+imago_heif_decoder *imago_heif_decoder_create(const uint8_t *data, size_t size, char *message, int *status) {
+    *status = IMAGO_DECODE_FAILED;
+    imago_heif_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) {
+        snprintf(message, IMAGO_MESSAGE_CAPACITY, "out of memory");
+        return NULL;
+    }
+    decoder->context = heif_context_alloc();
+    if (!decoder->context) {
+        snprintf(message, IMAGO_MESSAGE_CAPACITY, "out of memory");
+        free(decoder);
+        return NULL;
+    }
+    struct heif_error error = heif_context_read_from_memory_without_copy(decoder->context, data, size, NULL);
+    if (error.code == heif_error_Ok) {
+        error = heif_context_get_primary_image_handle(decoder->context, &decoder->handle);
+    }
+    if (error.code != heif_error_Ok) {
+        *status = imago_heif_failure(error, message);
+        imago_heif_decoder_destroy(decoder);
+        return NULL;
+    }
+    *status = IMAGO_DECODED;
+    return decoder;
+}
+
+void imago_heif_decoder_destroy(imago_heif_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->handle) heif_image_handle_release(decoder->handle);
+    if (decoder->context) heif_context_free(decoder->context);
+    free(decoder);
+}
+
+void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha) {
+    *width = heif_image_handle_get_width(decoder->handle);
+    *height = heif_image_handle_get_height(decoder->handle);
+    *has_alpha = heif_image_handle_has_alpha_channel(decoder->handle);
+}
+
+int imago_heif_read_pixels(imago_heif_decoder *decoder, uint8_t *pixels, size_t stride, int width, int height,
+                           char *message) {
+    struct heif_image *image = NULL;
+    struct heif_error error =
+        heif_decode_image(decoder->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+    if (error.code != heif_error_Ok) {
+        return imago_heif_failure(error, message);
+    }
+    int ok = IMAGO_DECODE_FAILED;
+    int planeStride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &planeStride);
+    int decodedWidth = heif_image_get_width(image, heif_channel_interleaved);
+    int decodedHeight = heif_image_get_height(image, heif_channel_interleaved);
+    if (!plane || planeStride < width * 4) {
+        snprintf(message, IMAGO_MESSAGE_CAPACITY, "libheif returned no RGBA plane");
+    } else if (decodedWidth != width || decodedHeight != height) {
+        snprintf(message, IMAGO_MESSAGE_CAPACITY, "the image decoded to %dx%d, not the declared %dx%d",
+                 decodedWidth, decodedHeight, width, height);
+    } else {
+        for (int y = 0; y < height; y++) {
+            memcpy(pixels + (size_t)y * stride, plane + (size_t)y * (size_t)planeStride, (size_t)width * 4);
+        }
+        ok = IMAGO_DECODED;
+    }
+    heif_image_release(image);
+    return ok;
+}
+#endif

@@ -1,0 +1,68 @@
+/* Small C shims over libheif (HEIF/HEIC) and libavif (AVIF) for Imago's Linux codecs.
+ *
+ * Neither library longjmps: the shims only keep their structs and enums out of Swift and convert
+ * every image to 8-bit RGBA rows. Swift checks Imago's limits from the file's boxes before calling
+ * them, and again against what the library reports before any pixel buffer is allocated.
+ */
+#ifndef CIMAGO_HEIF_AVIF_H
+#define CIMAGO_HEIF_AVIF_H
+
+#if defined(__linux__)
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for a library's error message, terminator included. */
+#define IMAGO_MESSAGE_CAPACITY 256
+
+/* Outcomes of the calls below that decode. */
+#define IMAGO_DECODED 1
+#define IMAGO_DECODE_FAILED 0
+/* The library is present but has no decoder for the codec inside (HEVC for libheif, AV1 for libavif). */
+#define IMAGO_CODEC_MISSING 2
+
+/* ---------------------------------------------------------------- HEIF (libheif) */
+
+/* A libheif context and its primary image handle. Opaque to Swift. */
+typedef struct imago_heif_decoder imago_heif_decoder;
+
+/* Parses `size` bytes at `data` (which must stay valid until destroy). NULL on failure, with
+ * libheif's words in `message` (IMAGO_MESSAGE_CAPACITY bytes). */
+imago_heif_decoder *imago_heif_decoder_create(const uint8_t *data, size_t size, char *message, int *status);
+void imago_heif_decoder_destroy(imago_heif_decoder *decoder);
+
+/* The primary image's displayed size (rotation applied) and whether it has alpha. */
+void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha);
+
+/* Decodes the primary image into RGBA8 rows of `stride` bytes; `width` x `height` must be what
+ * imago_heif_info reported. Returns IMAGO_DECODED, or another outcome with libheif's words in `message`. */
+int imago_heif_read_pixels(imago_heif_decoder *decoder, uint8_t *pixels, size_t stride, int width, int height,
+                           char *message);
+
+/* ---------------------------------------------------------------- AVIF (libavif) */
+
+typedef struct imago_avif_decoder imago_avif_decoder;
+
+/* What avifDecoderParse found. */
+typedef struct {
+    int width;
+    int height;
+    int has_alpha;
+    int frame_count; /* 1 for a still image */
+} imago_avif_info;
+
+/* Parses `size` bytes at `data` (valid until destroy); `maximum_frames` caps the sequence length
+ * (0: no cap, when only the first frame is decoded).
+ * NULL on failure, with libavif's words in `message` and the outcome in `status`. */
+imago_avif_decoder *imago_avif_decoder_create(const uint8_t *data, size_t size, int maximum_frames,
+                                              imago_avif_info *info, char *message, int *status);
+void imago_avif_decoder_destroy(imago_avif_decoder *decoder);
+
+/* Decodes the next frame into RGBA8 rows of `stride` bytes and reports its duration in seconds.
+ * Returns IMAGO_DECODED, or another outcome with libavif's words in `message` (a frame of another
+ * size fails). */
+int imago_avif_next_frame(imago_avif_decoder *decoder, uint8_t *pixels, size_t stride, double *duration,
+                          char *message);
+
+#endif /* __linux__ */
+#endif

@@ -1,0 +1,77 @@
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
+import CImagoCodecs
+import Foundation
+
+/// Decodes AVIF with libavif (Debian: libavif15, which decodes AV1 with dav1d or libaom): a still
+/// image, or every frame of an image sequence (`avis`) with its duration.
+///
+/// The limits are checked against the boxes (``ISOBMFFHeader``) before libavif parses anything,
+/// then against what libavif reports, before each frame's pixels are allocated.
+struct AVIFDecoder: ImageDecoding {
+    func canDecode(_ format: ImageFormat) -> Bool { format == .avif }
+
+    func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        _ = try ISOBMFFHeader.checked(data, context: context)
+        let limits = context.limits
+        return try data.withBytes { bytes throws(ImagePipeline.Error) in
+            var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
+            var status: Int32 = 0
+            func failure(_ status: Int32, frame: Int? = nil) -> ImagePipeline.Error {
+                let words = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if status == IMAGO_CODEC_MISSING {
+                    return .unsupportedFormat(
+                        context.url,
+                        detail: "libavif has no AV1 decoder (\(words)); install libavif15 with libdav1d6 or libaom3")
+                }
+                let place = frame.map { " (frame \($0 + 1))" } ?? ""
+                return .decodingFailed(context.url, .avif, reason: "libavif\(place): \(words)")
+            }
+            var info = imago_avif_info()
+            let frameLimit = context.decodesAllFrames ? Int32(clamping: limits.maximumFrameCount) : 0
+            guard let base = bytes.baseAddress,
+                let decoder = imago_avif_decoder_create(base, bytes.count, frameLimit, &info, &message, &status)
+            else { throw failure(status) }
+            defer { imago_avif_decoder_destroy(decoder) }
+
+            let width = Int(info.width), height = Int(info.height)
+            guard width > 0, height > 0 else {
+                throw .decodingFailed(context.url, .avif, reason: "libavif reports a \(width)x\(height) image")
+            }
+            try limits.check(width: width, height: height, url: context.url)
+            let count = context.decodesAllFrames ? max(Int(info.frame_count), 1) : 1
+            if count > limits.maximumFrameCount {
+                throw .limitExceeded(context.url, .frameCount(count: count, limit: limits.maximumFrameCount))
+            }
+            let total = (width * height).multipliedReportingOverflow(by: count)
+            if total.overflow || total.partialValue > limits.maximumTotalFramePixels {
+                throw .limitExceeded(
+                    context.url,
+                    .totalFramePixels(count: total.overflow ? Int.max : total.partialValue,
+                                      limit: limits.maximumTotalFramePixels))
+            }
+            let alphaMode: Bitmap.AlphaMode = info.has_alpha != 0 ? .straight : .opaque
+            let bytesPerRow = width * Bitmap.bytesPerPixel
+            var frames: [AnimationFrame] = []
+            for index in 0..<count {
+                var seconds = 0.0
+                let pixels = [UInt8].filled(count: bytesPerRow * height) { buffer in
+                    status = imago_avif_next_frame(decoder, buffer, bytesPerRow, &seconds, &message)
+                    return status == IMAGO_DECODED
+                }
+                guard let pixels else { throw failure(status, frame: count > 1 ? index : nil) }
+                // libavif 0.11 reports alpha for some sequences whose frames are all opaque.
+                let isOpaque = alphaMode == .opaque || stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+                let bitmap = Bitmap(width: width, height: height, alphaMode: isOpaque ? .opaque : .straight, pixels: pixels)
+                // Clamped before the conversion: a hostile timescale can make any double.
+                let milliseconds = seconds.isFinite ? min(max(seconds, 0), 3_600) * 1_000 : 0
+                let declared = Duration.milliseconds(Int64(milliseconds))
+                frames.append(try AnimationFrame(bitmap: bitmap, duration: FrameTiming.displayDuration(declared)))
+            }
+            guard let first = frames.first else {
+                throw .decodingFailed(context.url, .avif, reason: "the file holds no image")
+            }
+            return ImageContainer(image: first.image, format: .avif, frames: frames.count > 1 ? frames : [])
+        }
+    }
+}
+#endif

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Any ``AnimationFrameSource``, for code that plays whatever the bytes turn out to be.
+public struct AnyAnimationFrameSource: AnimationFrameSource {
+    private var base: any AnimationFrameSource
+
+    public init(_ base: some AnimationFrameSource) {
+        self.base = base
+    }
+
+    /// The best source for an image: GIF frames decoded one at a time from `data` (bounded
+    /// memory), otherwise the frames `container` already holds.
+    /// - Throws: what opening the GIF throws (a malformed file, ``DecodingLimits``).
+    public init(
+        container: ImageContainer, data: Data? = nil, limits: DecodingLimits = DecodingLimits(), loopCount: Int = 0
+    ) throws(ImagePipeline.Error) {
+        if let data, container.format == .gif, ImageFormat.sniff(data) == .gif {
+            base = try GIFFrameSource(data: data, limits: limits)
+        } else {
+            base = ContainerFrameSource(container, loopCount: loopCount)
+        }
+    }
+
+    public var format: ImageFormat { base.format }
+    public var frameCount: Int { base.frameCount }
+    public var loopCount: Int { base.loopCount }
+
+    public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
+        try base.nextFrame()
+    }
+}

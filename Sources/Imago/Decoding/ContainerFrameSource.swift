@@ -1,0 +1,28 @@
+/// The frames of an already decoded ``ImageContainer`` as an ``AnimationFrameSource``, for formats
+/// without a sequential decoder yet (and ImageIO's decodings on Apple platforms). Holds every frame:
+/// prefer a sequential source such as ``GIFFrameSource`` for long animations.
+public struct ContainerFrameSource: AnimationFrameSource {
+    private let frames: [AnimationFrame]
+    private var next = 0
+    public let loopCount: Int
+    private let containerFormat: ImageFormat
+
+    /// `loopCount`: plays before stopping, 0 for forever (the default: what most animations ask).
+    public init(_ container: ImageContainer, loopCount: Int = 0) {
+        frames = container.frames.isEmpty
+            ? [AnimationFrame(image: container.image, duration: FrameTiming.replacementDuration)]
+            : container.frames
+        self.loopCount = loopCount
+        containerFormat = container.format
+    }
+
+    public var frameCount: Int { frames.count }
+    public var format: ImageFormat { containerFormat }
+
+    public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
+        defer { next = (next + 1) % frames.count }
+        var frame = frames[next]
+        frame.duration = FrameTiming.displayDuration(frame.duration)
+        return frame
+    }
+}

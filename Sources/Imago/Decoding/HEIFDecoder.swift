@@ -1,0 +1,51 @@
+#if os(Linux)  // with the other Linux codecs; Apple platforms use ImageIO
+import CImagoCodecs
+import Foundation
+
+/// Decodes the primary image of a HEIF/HEIC file with libheif (Debian: libheif1, which brings the
+/// libde265 HEVC decoder), rotation and mirroring applied, to RGBA.
+///
+/// The limits are checked twice before any pixel memory exists: against the `ispe` of the boxes
+/// (``ISOBMFFHeader``), then against the size libheif reports.
+struct HEIFDecoder: ImageDecoding {
+    func canDecode(_ format: ImageFormat) -> Bool { format == .heif }
+
+    func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        _ = try ISOBMFFHeader.checked(data, context: context)
+        return try data.withBytes { bytes throws(ImagePipeline.Error) in
+            var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
+            var status: Int32 = 0
+            func failure(_ status: Int32) -> ImagePipeline.Error {
+                let words = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if status == IMAGO_CODEC_MISSING {
+                    return .unsupportedFormat(
+                        context.url,
+                        detail: "libheif has no decoder for this HEIF's codec (\(words)); install libheif1 with "
+                            + "libde265-0 (Debian 12) or libheif-plugin-libde265 (Debian 13)")
+                }
+                return .decodingFailed(context.url, .heif, reason: "libheif: \(words)")
+            }
+            guard let base = bytes.baseAddress,
+                let decoder = imago_heif_decoder_create(base, bytes.count, &message, &status)
+            else { throw failure(status) }
+            defer { imago_heif_decoder_destroy(decoder) }
+
+            var width: Int32 = 0, height: Int32 = 0, hasAlpha: Int32 = 0
+            imago_heif_info(decoder, &width, &height, &hasAlpha)
+            guard width > 0, height > 0 else {
+                throw .decodingFailed(context.url, .heif, reason: "libheif reports a \(width)x\(height) image")
+            }
+            try context.limits.check(width: Int(width), height: Int(height), url: context.url)
+            let bytesPerRow = Int(width) * Bitmap.bytesPerPixel
+            let pixels = [UInt8].filled(count: bytesPerRow * Int(height)) { buffer in
+                status = imago_heif_read_pixels(decoder, buffer, bytesPerRow, width, height, &message)
+                return status == IMAGO_DECODED
+            }
+            guard let pixels else { throw failure(status) }
+            let bitmap = Bitmap(
+                width: Int(width), height: Int(height), alphaMode: hasAlpha != 0 ? .straight : .opaque, pixels: pixels)
+            return try ImageContainer(bitmap: bitmap, format: .heif)
+        }
+    }
+}
+#endif

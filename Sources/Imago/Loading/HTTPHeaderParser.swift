@@ -1,0 +1,165 @@
+import Foundation
+
+/// Reads the response header values Imago acts on, as small pure functions over hostile text.
+///
+/// Every function takes the raw field value (repeated fields joined with ", ", as the loaders
+/// join them) and returns either a usable value or `nil`/an invalid marker; none of them traps,
+/// whatever the bytes. They are the entry points of the `http-headers` fuzz harness.
+enum HTTPHeaderParser {
+    /// The largest delta-seconds value honoured: RFC 9111 §1.2.2 says a cache treats anything
+    /// larger (or any overflow) as 2^31 seconds, about 68 years.
+    static let maximumDeltaSeconds = 2_147_483_648
+
+    /// The longest validator (`ETag`, `Last-Modified`) kept and sent back: longer ones are
+    /// ignored, so a server cannot make every revalidation carry kilobytes.
+    static let maximumValidatorLength = 1_024
+
+    // MARK: - Numbers
+
+    /// A delta-seconds value (`Cache-Control: max-age`, `Age`, `Retry-After`): one or more ASCII
+    /// digits, optionally quoted, clamped to ``maximumDeltaSeconds``. Empty, signed, fractional
+    /// or otherwise malformed values are `nil`.
+    static func deltaSeconds(_ value: some StringProtocol) -> Int? {
+        var text = Substring(value).trimmingCharacters(in: .whitespaces)[...]
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        var result = 0
+        for digit in text.utf8 {
+            let (shifted, overflowA) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(Int(digit - 0x30))
+            if overflowA || overflowB || sum > maximumDeltaSeconds { return maximumDeltaSeconds }
+            result = sum
+        }
+        return result
+    }
+
+    /// What a `Content-Length` field says.
+    enum ContentLength: Sendable, Hashable {
+        /// A single length (a list of identical lengths, `5, 5`, counts as one, per RFC 9110 §8.6).
+        case length(Int)
+        /// A length too large to count in an `Int`: certainly over any body limit.
+        case tooLarge
+        /// Not a length: empty, negative, not a number, or a list of different lengths.
+        case invalid
+
+        /// The value of a `Content-Length` field.
+        init(_ value: some StringProtocol) {
+            var distinct: Set<Substring> = []
+            for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = Substring(element.trimmingCharacters(in: .whitespaces))
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    self = .invalid
+                    return
+                }
+                let significant = digits.drop { $0 == "0" }
+                distinct.insert(significant.isEmpty ? "0" : significant)
+            }
+            guard distinct.count == 1, let only = distinct.first else {
+                self = .invalid
+                return
+            }
+            // All digits, so a failed conversion can only be an overflow.
+            self = Int(only).map { .length($0) } ?? .tooLarge
+        }
+    }
+
+    // MARK: - Dates
+
+    /// An HTTP date in any of the three formats RFC 9110 §5.6.7 requires recipients to accept
+    /// (IMF-fixdate, RFC 850, asctime), or `nil`.
+    static func httpDate(_ value: some StringProtocol) -> Date? {
+        let text = String(value.trimmingCharacters(in: .whitespaces))
+        // Real dates are about 30 characters; refuse to hand long junk to the formatter.
+        guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        return dateLock.withLock {
+            for formatter in dateFormatters {
+                if let date = formatter.date(from: text), date.timeIntervalSince1970.isFinite { return date }
+            }
+            return nil
+        }
+    }
+
+    /// Used under ``dateLock``: formatters keep mutable state while parsing.
+    private static let dateFormatters: [DateFormatter] = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ].map { format in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = format
+        return formatter
+    }
+    private static let dateLock = NSLock()
+
+    /// A `Retry-After` value as a wait: delta-seconds (`120`) or an HTTP date, counted from `now`
+    /// (a past date is no wait). Negative, fractional, empty or unreadable values are `nil`.
+    static func retryAfter(_ value: some StringProtocol, now: Date) -> Duration? {
+        if let seconds = deltaSeconds(value) { return .seconds(seconds) }
+        guard let date = httpDate(value) else { return nil }
+        return duration(seconds: date.timeIntervalSince(now))
+    }
+
+    /// `seconds` as a `Duration`, with negatives as zero and anything past
+    /// ``maximumDeltaSeconds`` (or not finite) clamped to it, so no conversion can trap.
+    static func duration(seconds: Double) -> Duration {
+        guard !seconds.isNaN else { return .zero }
+        let clamped = min(max(seconds, 0), Double(maximumDeltaSeconds))
+        return .milliseconds(Int64((clamped * 1000).rounded(.down)))
+    }
+
+    // MARK: - Validators
+
+    /// An `ETag` or `Last-Modified` value fit to store and send back, or `nil`: visible ASCII and
+    /// spaces only, at most ``maximumValidatorLength`` bytes, not empty.
+    static func validator(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= maximumValidatorLength,
+            trimmed.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || (0x21...0x7E).contains($0) })
+        else { return nil }
+        return trimmed
+    }
+
+    // MARK: - Cache-Control
+
+    /// The `Cache-Control` directives Imago acts on.
+    struct CacheControl: Sendable, Hashable {
+        /// `no-store`: keep the body off the disk.
+        var noStore = false
+        /// `no-cache`: the body may be stored but is stale at once.
+        var noCache = false
+        /// `s-maxage` if given, else `max-age`, in seconds. A directive given twice with different
+        /// values is invalid (RFC 9111 §4.2.1), which makes the response stale at once.
+        var maxAge: Int?
+
+        /// Reads the directives of a `Cache-Control` field: names are case-insensitive, values may
+        /// be quoted, unknown directives and unreadable values are ignored.
+        init(_ value: some StringProtocol) {
+            var maxAges: Set<Int> = []
+            var sharedMaxAges: Set<Int> = []
+            var conflicting = false
+            for part in value.split(separator: ",") {
+                let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+                let argument = pieces.count > 1 ? pieces[1] : nil
+                switch name {
+                case "no-store": noStore = true
+                case "no-cache": noCache = true
+                case "max-age", "s-maxage":
+                    // An empty, negative or malformed value makes the response stale (RFC 9111 §4.2.1).
+                    guard let seconds = argument.flatMap({ HTTPHeaderParser.deltaSeconds($0) }) else {
+                        conflicting = true
+                        continue
+                    }
+                    if name == "max-age" { maxAges.insert(seconds) } else { sharedMaxAges.insert(seconds) }
+                default: continue
+                }
+            }
+            if conflicting || maxAges.count > 1 || sharedMaxAges.count > 1 {
+                maxAge = 0
+            } else {
+                maxAge = sharedMaxAges.first ?? maxAges.first
+            }
+        }
+    }
+}

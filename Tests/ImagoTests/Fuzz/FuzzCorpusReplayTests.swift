@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import Imago
+
+/// Replays every file of every `Fuzz/*/corpus` and `Fuzz/*/crashes` folder through the call its
+/// libFuzzer harness makes (Fuzz/Common/FuzzTarget.swift, same limits): each must end in a result
+/// or a thrown error, never a trap. This is how CI replays the saved corpora and crash files; the
+/// files are read from the repository, beside this source file, not copied into the test bundle.
+///
+/// Each harness replays in a child process (an exit test), so a trap fails its test and names the
+/// file that caused it instead of ending the whole test run.
+@Suite struct FuzzCorpusReplayTests {
+    /// The harnesses, each with its folder under `Fuzz/`.
+    static let harnesses = ["jpeg", "png", "gif", "webp", "probe", "exif", "disk-entry", "http-headers"]
+
+    @Test func everyHarnessFolderIsReplayed() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: FuzzCorpus.root.path)
+            .filter { FileManager.default.fileExists(atPath: FuzzCorpus.root.appendingPathComponent("\($0)/Harness.swift").path) }
+        #expect(Set(folders) == Set(Self.harnesses), "add the new harness to FuzzCorpusReplayTests and FuzzCorpus.replay")
+    }
+
+    @Test(arguments: harnesses)
+    func replaysWithoutTrapping(harness: String) async throws {
+        let files = FuzzCorpus.files(of: harness)
+        #expect(!files.isEmpty, "Fuzz/\(harness)/corpus holds the seeds")
+        // The child writes the name of each file before replaying it, so a trap can be traced to it.
+        let progress = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imago-fuzz-replay-\(harness)-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: progress) }
+        let replayed = await #expect(processExitsWith: .success) { [harness, progress = progress as String] in
+            for file in FuzzCorpus.files(of: harness) {
+                try Data(file.path.utf8).write(to: URL(fileURLWithPath: progress))
+                FuzzCorpus.replay(harness: harness, data: try Data(contentsOf: file))
+            }
+        }
+        if replayed == nil {
+            let last = (try? String(contentsOfFile: progress, encoding: .utf8)) ?? "none"
+            Issue.record("Fuzz/\(harness) trapped; the last file it was fed: \(last)")
+        }
+    }
+}
+
+/// The corpus folders and the entry point of each harness.
+enum FuzzCorpus {
+    /// `Fuzz/` at the repository root.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz")
+
+    /// Every file of the harness's corpus and crashes folders, in name order.
+    static func files(of harness: String) -> [URL] {
+        ["corpus", "crashes"].flatMap { folder -> [URL] in
+            let directory = root.appendingPathComponent("\(harness)/\(folder)")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
+        }
+    }
+
+    /// The limits of Fuzz/Common/FuzzTarget.swift.
+    static let limits: DecodingLimits = {
+        var limits = DecodingLimits()
+        limits.maximumPixelCount = 4_000_000
+        limits.maximumDimension = 16_384
+        limits.maximumFrameCount = 64
+        limits.maximumTotalFramePixels = 16_000_000
+        return limits
+    }()
+
+    /// What the harness of that name does with one input (Fuzz/Common/FuzzTarget.swift).
+    static func replay(harness: String, data: Data) {
+        switch harness {
+        case "jpeg": decode(data, as: .jpeg)
+        case "png": decode(data, as: .png)
+        case "gif": decode(data, as: .gif)
+        case "webp": decode(data, as: .webp)
+        case "probe":
+            guard let header = ImageHeader.probe(data) else { return }
+            _ = header.pixelCount
+            _ = try? limits.check(width: header.width, height: header.height, url: nil)
+        case "exif":
+            _ = data.withUnsafeBytes { EXIFOrientation(jpeg: $0.bindMemory(to: UInt8.self)) }?.swapsDimensions
+        case "disk-entry":
+            if case .header(let header, let length) = data.withUnsafeBytes({ EntryHeader.decode($0) }) {
+                precondition(length <= data.count, "a decoded header claims bytes past the end")
+                _ = header.encoded()
+            }
+        case "http-headers": responseHead(data)
+        default: preconditionFailure("no replay for harness \(harness)")
+        }
+    }
+
+    static func decode(_ data: Data, as format: ImageFormat) {
+        guard ImageFormat.sniff(data) == format else { return }
+        do {
+            let container = try ImageDecoder.decode(data, limits: limits)
+            for frame in container.frames { _ = try? frame.bitmap() }
+            _ = try? container.bitmap()
+        } catch {
+            _ = error.description
+        }
+    }
+
+    static func responseHead(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        }
+        let statusCode = lines.isEmpty ? 200 : Int(lines.removeFirst().trimmingCharacters(in: .whitespaces)) ?? 200
+        var fields: [(String, String)] = []
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields.append(
+                (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in fields {
+            headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value
+        }
+
+        let validators = HTTPValidators(responseHeaders: headers)
+        _ = validators.lifetime
+        _ = validators.conditionalRequestHeaders
+        _ = HTTPValidators(metadata: validators.metadata)
+
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        if let value = headers["retry-after"] { _ = DownloadValidator.retryAfter(value, now: now) }
+
+        let request = DataRequest(url: URL(string: "http://127.0.0.1/fuzz.jpg")!, headers: ["If-None-Match": "\"x\""])
+        var validator = DownloadValidator(request: request, configuration: DataLoaderConfiguration())
+        do {
+            try validator.receive(statusCode: statusCode, headers: fields)
+            try validator.receive(Array("body".utf8))
+            _ = validator.progress
+            _ = try validator.finish()
+        } catch {
+            var generator = SystemRandomNumberGenerator()
+            _ = RetryPolicy.default.delay(after: error, attempt: 1, using: &generator)
+            _ = validator.interrupted(reason: "fuzz").description
+        }
+    }
+}
