@@ -12,9 +12,10 @@ import ImagoTestSupport
 /// A fresh process per measurement is the only way to read each tool's peak memory honestly:
 /// `ru_maxrss` never goes down, so in one long-lived process the largest image would set every
 /// later figure, and `RUSAGE_CHILDREN` reports the maximum over all children. Each child is
-/// spawned and reaped with `wait4`, whose `rusage` is that child's alone: its peak resident memory
-/// is the figure (the whole process: runtime or interpreter included, as a user of the tool pays
-/// it). CPU is the child's own `getrusage(RUSAGE_SELF)` (user + system, every thread) taken just
+/// spawned and reports its own peak resident memory, `VmHWM` from `/proc/self/status` (the whole
+/// process: runtime or interpreter included, as a user of the tool pays it). Not `wait4`'s
+/// `ru_maxrss`: Linux carries the parent's high-water mark across `execve` into the child's, so
+/// every child would report at least this benchmark's own peak. CPU is the child's own `getrusage(RUSAGE_SELF)` (user + system, every thread) taken just
 /// around the thumbnail (read file, decode, shrink, pixels in memory), so interpreter start-up and
 /// imports do not count. Python comes from `IMAGO_BENCH_PYTHON` (a venv with pyvips,
 /// pyvips-binary and pillow; see Benchmarks/README.md), else `python3`.
@@ -23,6 +24,11 @@ enum ThumbnailBenchmark {
 
     static let script = #"""
     import sys, os, resource
+    def peak():  # this process's own high-water mark of resident memory, in kB
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
     def cpu():
         u = resource.getrusage(resource.RUSAGE_SELF)
         return u.ru_utime + u.ru_stime
@@ -42,7 +48,7 @@ enum ThumbnailBenchmark {
         t = cpu()
         im = pyvips.Image.thumbnail(path, target)
         pixels = im.write_to_memory()
-        print(cpu() - t, im.width, im.height, flush=True)
+        print(cpu() - t, im.width, im.height, peak(), flush=True)
     elif tool == "pillow":
         from PIL import Image
         Image.MAX_IMAGE_PIXELS = None
@@ -50,7 +56,7 @@ enum ThumbnailBenchmark {
         im = Image.open(path)
         im.thumbnail((target, target), Image.LANCZOS)
         im.load()
-        print(cpu() - t, im.size[0], im.size[1], flush=True)
+        print(cpu() - t, im.size[0], im.size[1], peak(), flush=True)
     """#
 
     /// `imago-bench --thumbnail-child PATH TARGET`: one thumbnail in this process; prints the CPU
@@ -68,7 +74,10 @@ enum ThumbnailBenchmark {
         let decoded = try ImageDecoder.decode(data, limits: limits, targetPixelSize: target)
         let thumbnail = try ThumbnailProcessor(maximumPixelSize: target).process(decoded)
         let size = thumbnail.pixelSize
-        print(cpu() - start, size.width, size.height)
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { $0.split(separator: " ").dropFirst().first }.map(String.init) ?? "0"
+        print(cpu() - start, size.width, size.height, peak)
     }
 
     struct Sample {
@@ -112,7 +121,9 @@ enum ThumbnailBenchmark {
                         }
                         continue
                     }
-                    if repetition > 0 { samples[index].append(Sample(cpu: cpu, peakMegabytes: result.peakMegabytes)) }
+                    let fields = result.output.split(separator: " ")
+                    let peak = fields.count > 3 ? (Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1024 : 0
+                    if repetition > 0 { samples[index].append(Sample(cpu: cpu, peakMegabytes: peak)) }
                 }
             }
             let cpu = samples.map { median($0.map(\.cpu)) * 1000 }
