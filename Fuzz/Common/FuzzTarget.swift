@@ -38,6 +38,12 @@ enum FuzzTarget {
         }
     }
 
+    /// Counts a JPEG's scans from its markers and applies the scan limit, as Apple platforms do.
+    static func jpegScans(_ data: Data) {
+        _ = JPEGScanCounter.scanCount(of: data, stoppingAfter: 1_000)
+        _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
+    }
+
     /// Probes the header and computes what the pipeline computes from it.
     static func probe(_ data: Data) {
         guard let header = ImageHeader.probe(data) else { return }

@@ -3,12 +3,14 @@ import Imago
 import SwiftUI
 
 /// What a plain `LazyImage(url:)` draws: a tinted placeholder while loading, a failure symbol on
-/// error, and the resizable image.
+/// error, and the resizable image (played frame by frame when it is animated).
 public struct LazyImagePhaseView: View {
     let phase: ImageLoader.Phase
 
     public var body: some View {
         switch phase {
+        case .success(let response) where response.container.isAnimated:
+            AnimatedImage(response.container)
         case .success(let response):
             Image(platformImage: response.image).resizable()
         case .failure:

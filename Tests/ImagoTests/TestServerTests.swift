@@ -126,7 +126,9 @@ import Testing
         server.set("/a.png", data: sampleBytes(10))
         try await server.shutdown()
         let error = try await client.withLoader { await $0.error(loading: server.url(for: "/a.png")) }
-        #expect(error?.code == "connection_failed")
+        // Refused, or (when tests run in parallel) answered by another test's server that has since
+        // bound the freed port: never served by this one.
+        #expect(error?.code == "connection_failed" || error?.code == "http_status", "\(String(describing: error))")
         #expect(server.totalRequestCount == 0)
     }
 }

@@ -12,7 +12,9 @@ import Testing
 /// file that caused it instead of ending the whole test run.
 @Suite struct FuzzCorpusReplayTests {
     /// The harnesses, each with its folder under `Fuzz/`.
-    static let harnesses = ["jpeg", "png", "gif", "webp", "probe", "exif", "disk-entry", "http-headers"]
+    static let harnesses = [
+        "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
+    ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: FuzzCorpus.root.path)
@@ -74,6 +76,12 @@ enum FuzzCorpus {
         case "png": decode(data, as: .png)
         case "gif": decode(data, as: .gif)
         case "webp": decode(data, as: .webp)
+        case "heif-avif":
+            decode(data, as: .heif)
+            decode(data, as: .avif)
+        case "jpeg-scans":
+            _ = JPEGScanCounter.scanCount(of: data, stoppingAfter: 1_000)
+            _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
         case "probe":
             guard let header = ImageHeader.probe(data) else { return }
             _ = header.pixelCount
