@@ -91,7 +91,10 @@ struct RequestModifierTests {
                 let pipeline = try Self.pipeline(fixture, loader: loader, clock: clock) { _ in throw TokenUnavailable() }
                 let result = await drive(clock, by: .seconds(60), until: Task { try await pipeline.image(for: ImageRequest(url: url)) })
                 #expect(throws: ImagePipeline.Error.self) { try result.get() }
-                if case .failure(let error as ImagePipeline.Error) = result, case .connectionFailed(let failed, let reason) = error {
+                if case .failure(let error as ImagePipeline.Error) = result,
+                    case .connectionFailed(let failed, let reason) = error.underlying
+                {
+                    #expect(error.attempts == 3)
                     #expect(failed == url)
                     #expect(reason.contains("TokenUnavailable") && reason.contains("requestModifier"), "\(reason)")
                 } else {
