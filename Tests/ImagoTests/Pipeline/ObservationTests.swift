@@ -46,13 +46,7 @@ struct ObservationTests {
             _ = try? await pipeline.image(for: ImageRequest(url: fixture.server.url(for: "/gone.jpg")))
             var names: [String] = []
             for await event in stream {
-                switch event {
-                case .started: names.append("started")
-                case .progress: if names.last != "progress" { names.append("progress") }
-                case .completed(_, let source, _): names.append("completed:\(source.rawValue)")
-                case .failed(_, let error): names.append("failed:\(error.code)")
-                case .cancelled: names.append("cancelled")
-                }
+                names.append(event)
                 if names.last?.hasPrefix("failed") == true { break }
             }
             #expect(names == ["started", "progress", "completed:network", "completed:memory", "started", "failed:http_status"])
