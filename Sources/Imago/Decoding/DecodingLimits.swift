@@ -103,12 +103,12 @@ public struct DecodingLimits: Sendable, Hashable {
     ///
     /// A negative side counts as too long and an overflowing product as too many pixels.
     public func checkSource(width: Int, height: Int, url: URL?) throws(ImagePipeline.Error) {
-        if width > maximumSourceDimension || height > maximumSourceDimension || width < 0 || height < 0 {
-            throw .limitExceeded(url, .sourceDimension(width: width, height: height, limit: maximumSourceDimension))
-        }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > maximumSourcePixelCount {
-            throw .limitExceeded(url, .sourcePixelCount(width: width, height: height, limit: maximumSourcePixelCount))
+        if let violation = Self.violation(
+            width: width, height: height, maximumDimension: maximumSourceDimension,
+            maximumPixelCount: maximumSourcePixelCount, dimension: Violation.sourceDimension,
+            pixelCount: Violation.sourcePixelCount)
+        {
+            throw .limitExceeded(url, violation)
         }
     }
 
@@ -118,13 +118,26 @@ public struct DecodingLimits: Sendable, Hashable {
     /// A negative side (a header read into a signed field) counts as too long, and a product that
     /// overflows as too many pixels, whatever the limits are set to.
     public func check(width: Int, height: Int, url: URL?) throws(ImagePipeline.Error) {
+        if let violation = Self.violation(
+            width: width, height: height, maximumDimension: maximumDimension, maximumPixelCount: maximumPixelCount,
+            dimension: Violation.dimension, pixelCount: Violation.pixelCount)
+        {
+            throw .limitExceeded(url, violation)
+        }
+    }
+
+    /// The side or pixel-count violation of `width` x `height` against a pair of limits, if any:
+    /// a negative side counts as too long, an overflowing product as too many pixels.
+    private static func violation(
+        width: Int, height: Int, maximumDimension: Int, maximumPixelCount: Int,
+        dimension: (_ width: Int, _ height: Int, _ limit: Int) -> Violation,
+        pixelCount: (_ width: Int, _ height: Int, _ limit: Int) -> Violation
+    ) -> Violation? {
         if width > maximumDimension || height > maximumDimension || width < 0 || height < 0 {
-            throw .limitExceeded(url, .dimension(width: width, height: height, limit: maximumDimension))
+            return dimension(width, height, maximumDimension)
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > maximumPixelCount {
-            throw .limitExceeded(url, .pixelCount(width: width, height: height, limit: maximumPixelCount))
-        }
+        return overflow || pixels > maximumPixelCount ? pixelCount(width, height, maximumPixelCount) : nil
     }
 
     /// Checks one frame's size (``check(width:height:url:)``) and returns the bytes of its RGBA
