@@ -241,6 +241,9 @@ struct CacheCommand: AsyncParsableCommand {
                 Examples:
                   imago cache clear
                   imago cache clear --yes --json
+
+                Exit status: 0 when cleared, 1 when the question was answered no, 2 for a usage
+                error (including no terminal to ask on and no --yes).
                 """)
 
         @OptionGroup var location: Location

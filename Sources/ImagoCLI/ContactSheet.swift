@@ -54,9 +54,14 @@ struct ContactSheet {
             }
             let origin = layout.origin(of: index)
             composite(image, onto: &sheet, x: origin.x + (cell - image.width) / 2, y: origin.y + (cell - image.height) / 2)
-            let labelWidth = BitmapFont.width(of: thumbnail.label, scale: layout.fontScale)
+            // Words are dropped from the end until the label fits its cell.
+            var label = thumbnail.label
+            while BitmapFont.width(of: label, scale: layout.fontScale) > cell, let space = label.lastIndex(of: " ") {
+                label = String(label[..<space])
+            }
+            let labelWidth = BitmapFont.width(of: label, scale: layout.fontScale)
             BitmapFont.draw(
-                thumbnail.label, into: &sheet, x: origin.x + max(0, (cell - labelWidth) / 2), y: origin.y + cell + 4,
+                label, into: &sheet, x: origin.x + max(0, (cell - labelWidth) / 2), y: origin.y + cell + 4,
                 scale: layout.fontScale, color: labelColor,
                 clip: (origin.x..<(origin.x + cell), (origin.y + cell)..<(origin.y + cell + layout.labelHeight)))
         }
