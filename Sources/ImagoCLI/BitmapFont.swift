@@ -43,7 +43,7 @@ enum BitmapFont {
         clip: (x: Range<Int>, y: Range<Int>)
     ) {
         for (index, character) in text.enumerated() {
-            let glyph = glyphs[character] ?? glyphs[Character(character.uppercased())] ?? []
+            let glyph = glyphs[character] ?? character.uppercased().first.flatMap { glyphs[$0] } ?? []
             for (column, bits) in glyph.enumerated() {
                 for row in 0..<glyphHeight where bits & (1 << row) != 0 {
                     let left = x + (index * advance + column) * scale

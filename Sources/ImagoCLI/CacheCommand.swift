@@ -113,7 +113,7 @@ struct CacheCommand: AsyncParsableCommand {
                             "expired": .bool(entry.isExpired(at: now)), "file": .string(entry.fileName),
                         ]
                         object["expires_in_seconds"] =
-                            entry.expiresAt.map { .int(Int($0.timeIntervalSince(now).rounded())) } ?? .null
+                            entry.expiresAt.map { JSONValue.int(Int($0.timeIntervalSince(now).rounded())) } ?? JSONValue.null
                         print(JSONValue.object(object).encoded())
                     }
                 }
@@ -177,10 +177,11 @@ struct CacheCommand: AsyncParsableCommand {
                         "checked": .int(result.checked), "intact": .int(result.intact), "skipped": .int(result.skipped),
                         "removed": .int(result.removed.count),
                         "removed_entries": .array(
-                            result.removed.map {
-                                .object([
-                                    "file": .string($0.fileName), "key": $0.key.map { .string($0.description) } ?? .null,
-                                    "bytes": .int($0.fileSize), "reason": .string($0.reason),
+                            result.removed.map { removal in
+                                JSONValue.object([
+                                    "file": .string(removal.fileName),
+                                    "key": removal.key.map { JSONValue.string($0.description) } ?? JSONValue.null,
+                                    "bytes": .int(removal.fileSize), "reason": .string(removal.reason),
                                 ])
                             }),
                     ]).encoded())

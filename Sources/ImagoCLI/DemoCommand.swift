@@ -121,7 +121,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// Draws every image of `pass` into the contact sheet and writes it as PNG.
     private func writeContactSheet(_ pass: DemoPass) throws -> WrittenSheet {
-        let thumbnails = try pass.responses.enumerated().map { index, response in
+        let thumbnails = try pass.responses.enumerated().map { index, response -> (bitmap: Bitmap, label: String) in
             let size = response.container.pixelSize
             return (
                 bitmap: try response.container.bitmap(),

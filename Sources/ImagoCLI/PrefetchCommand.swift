@@ -56,8 +56,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         if let listFile { list += try URLList.read(listFile) }
         let diskCache = try cacheDirectory.open()
         let pipeline = ImagePipeline(
-            configuration: concurrency.map { .init(memoryCache: nil, diskCache: diskCache, maximumConcurrentDownloads: $0) }
-                ?? .init(memoryCache: nil, diskCache: diskCache))
+            configuration: concurrency.map {
+                ImagePipeline.Configuration(memoryCache: nil, diskCache: diskCache, maximumConcurrentDownloads: $0)
+            } ?? ImagePipeline.Configuration(memoryCache: nil, diskCache: diskCache))
         let progress = ProgressBar(total: list.count, label: "prefetch", enabled: !json)
         var sources: [ImageResponse.Source: Int] = [:]
         progress.draw()
@@ -152,7 +153,7 @@ enum URLList {
             if text.isEmpty || text.hasPrefix("#") { continue }
             switch parse(text, origin: "\(name):\(number + 1)") {
             case .success(let url): urls.append(url)
-            case .failure(let error): throw CLIError.usage(error.message)
+            case .failure(let error): throw CLIError.usage(error.description)
             }
         }
         return urls

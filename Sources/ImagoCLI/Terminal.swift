@@ -25,7 +25,8 @@ enum Terminal {
     /// Columns of the terminal on standard output; 80 when it cannot be asked.
     static var columns: Int {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        let status = withUnsafeMutablePointer(to: &size) { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), $0) }
+        if status == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
     }
 

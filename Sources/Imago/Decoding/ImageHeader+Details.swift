@@ -59,10 +59,13 @@ extension ImageHeader {
         // gives a palette or a colour key transparency.
         details.frameCount = 1
         var offset = 8
-        while let length = bytes.uint32BE(at: offset).map(Int.init), let type = bytes.ascii(at: offset + 4, count: 4) {
+        // `Int(exactly:)`: on a 32-bit platform a length past Int.max ends the walk instead of trapping.
+        while let length = bytes.uint32BE(at: offset).flatMap({ Int(exactly: $0) }),
+            let type = bytes.ascii(at: offset + 4, count: 4)
+        {
             switch type {
             case "acTL":
-                if let frames = bytes.uint32BE(at: offset + 8) { details.frameCount = Int(frames) }
+                if let frames = bytes.uint32BE(at: offset + 8).flatMap({ Int(exactly: $0) }) { details.frameCount = frames }
             case "tRNS":
                 details.hasAlpha = true
             case "IDAT", "IEND":
@@ -70,7 +73,9 @@ extension ImageHeader {
             default: break
             }
             // 12 bytes of framing plus the data; an absurd length simply ends the walk.
-            let (next, overflow) = offset.addingReportingOverflow(12 &+ length)
+            let (framed, overflowFramed) = length.addingReportingOverflow(12)
+            guard !overflowFramed else { return }
+            let (next, overflow) = offset.addingReportingOverflow(framed)
             guard !overflow, next > offset else { return }
             offset = next
         }
@@ -167,7 +172,7 @@ extension ImageHeader {
     private static func readWebP(_ bytes: ByteReader, into details: inout Details) {
         details.bitDepth = 8
         details.frameCount = 1
-        switch bytes.ascii(at: 12, count: 4) {
+        switch bytes.ascii(at: 12, count: 4) ?? "" {
         case "VP8 ":
             (details.colorModel, details.hasAlpha) = ("yuv", false)
         case "VP8L":
@@ -187,10 +192,10 @@ extension ImageHeader {
     /// bytes end or `body` returns false.
     private static func forEachChunk(_ bytes: ByteReader, _ body: (String, Int) -> Bool) {
         var offset = 12
-        while let type = bytes.ascii(at: offset, count: 4), let size = bytes.uint32LE(at: offset + 4) {
+        while let type = bytes.ascii(at: offset, count: 4), let size = bytes.uint32LE(at: offset + 4).flatMap({ Int(exactly: $0) }) {
             guard body(type, offset) else { return }
             // 8 bytes of framing, the data, and a pad byte to an even size.
-            let (padded, overflow) = Int(size).addingReportingOverflow(8 &+ Int(size & 1))
+            let (padded, overflow) = size.addingReportingOverflow(8 + (size & 1))
             guard !overflow else { return }
             let (next, overflowNext) = offset.addingReportingOverflow(padded)
             guard !overflowNext, next > offset else { return }

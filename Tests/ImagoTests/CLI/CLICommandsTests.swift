@@ -375,6 +375,29 @@ extension CLITests {
 
         // MARK: - the progress bar on a terminal
 
+        /// On a pseudo-terminal (util-linux `script`, Essential on Debian) the bar's escapes reach
+        /// the terminal; with `NO_COLOR` set they do not, and neither does the bar.
+        @Test func noColorTurnsTheBarOffOnATerminal() async throws {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is missing")
+            try await withCLISandbox { sandbox in
+                try await withTestServer { server in
+                    let urls = try Self.serveImages(server, count: 3)
+                    let arguments = urls.map { "'\($0)'" }.joined(separator: " ")
+                    let live = try await sandbox.shell(
+                        "env -u NO_COLOR TERM=xterm /usr/bin/script -qec \"\\\"$IMAGO\\\" prefetch --cache-dir live \(arguments)\" /dev/null")
+                    #expect(live.exited(with: 0), "\(live.output) \(live.errorOutput)")
+                    #expect(live.output.contains("\u{1B}[K") && live.output.contains("prefetch ["), "\(live.output.debugDescription)")
+
+                    let plain = try await sandbox.shell(
+                        "NO_COLOR=1 TERM=xterm /usr/bin/script -qec \"\\\"$IMAGO\\\" prefetch --cache-dir plain \(arguments)\" /dev/null")
+                    #expect(plain.exited(with: 0), "\(plain.output) \(plain.errorOutput)")
+                    #expect(!plain.output.contains("\u{1B}"), "\(plain.output.debugDescription)")
+                    #expect(!plain.output.contains("prefetch ["))
+                    #expect(plain.output.contains("prefetched 3 of 3"))
+                }
+            }
+        }
+
         @Test func theProgressBarRedrawsInPlaceUnderTmuxAndIsAbsentInAPipe() async throws {
             try await withCLISandbox { sandbox in
                 try await withTestServer { server in
