@@ -342,7 +342,7 @@ extension CLITests {
                 #expect(decoded.width == width && decoded.height == height)
                 // The label strip of the first cell holds dark label pixels on the light background.
                 let labelRow = 8 + 64 + 3
-                let dark = (8..<(8 + 64)).filter { x in (labelRow..<(labelRow + 7)).contains { decoded[x: x, y: $0].r < 100 } }
+                let dark = (8..<(8 + 64)).filter { x in (labelRow..<(labelRow + 7)).contains { decoded[x, $0].r < 100 } }
                 #expect(!dark.isEmpty, "no label drawn under the first thumbnail")
             }
         }
