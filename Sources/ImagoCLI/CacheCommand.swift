@@ -15,8 +15,8 @@ struct CacheCommand: AsyncParsableCommand {
               imago cache sweep --size-limit 50MB
               imago cache clear --yes
 
-            Exit status: 0 on success, 1 when verify found damaged entries (it removes them) or
-            clear was declined, 2 for a usage error (including clear without --yes when standard
+            Exit status: 0 on success, 1 when verify found damaged entries (it removes them) or \
+            clear was declined, 2 for a usage error (including clear without --yes when standard \
             input is not a terminal).
             """,
         subcommands: [Stats.self, List.self, Verify.self, Sweep.self, Clear.self],
@@ -87,8 +87,8 @@ struct CacheCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every entry with its key, size, age and expiry, grouped by host.",
             discussion: """
-                Reads only each entry's header. With --json, one JSON object per entry
-                ({"key", "host", "bytes", "payload_bytes", "age_seconds", "expires_in_seconds",
+                Reads only each entry's header. With --json, one JSON object per entry \
+                ({"key", "host", "bytes", "payload_bytes", "age_seconds", "expires_in_seconds", \
                 "expired", "file"}), and {"file", "damaged": true} for an entry whose header is damaged.
 
                 Examples:
@@ -153,15 +153,15 @@ struct CacheCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read every entry, check it, and remove the damaged ones.",
             discussion: """
-                Each entry is read in full and checked as a load checks it: header, key, length and
-                payload checksum. Damaged entries are removed and listed; expired ones are kept (see
+                Each entry is read in full and checked as a load checks it: header, key, length and \
+                payload checksum. Damaged entries are removed and listed; expired ones are kept (see \
                 sweep). Verifying does not count as a use: entries keep their recency.
 
                 Examples:
                   imago cache verify
                   imago cache verify --json
 
-                Exit status: 0 when every entry is intact, 1 when damaged entries were found (and
+                Exit status: 0 when every entry is intact, 1 when damaged entries were found (and \
                 removed), 2 for a usage error.
                 """)
 
@@ -236,14 +236,14 @@ struct CacheCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete every entry of the disk cache.",
             discussion: """
-                Asks before deleting unless --yes is given; without a terminal to ask on, it refuses
+                Asks before deleting unless --yes is given; without a terminal to ask on, it refuses \
                 (exit status 2) rather than guess.
 
                 Examples:
                   imago cache clear
                   imago cache clear --yes --json
 
-                Exit status: 0 when cleared, 1 when the question was answered no, 2 for a usage
+                Exit status: 0 when cleared, 1 when the question was answered no, 2 for a usage \
                 error (including no terminal to ask on and no --yes).
                 """)
 

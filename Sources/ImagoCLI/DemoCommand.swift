@@ -9,9 +9,9 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Serve a generated gallery on 127.0.0.1 and load it three times: network, memory, disk.",
         discussion: """
-            Pass 1 loads every image over HTTP with a fresh disk cache (with a progress bar on a
-            terminal), pass 2 asks the same pipeline again (memory), pass 3 asks a new pipeline on
-            the same disk cache (disk). Every thumbnail of pass 1 goes into a contact sheet, a
+            Pass 1 loads every image over HTTP with a fresh disk cache (with a progress bar on a \
+            terminal), pass 2 asks the same pipeline again (memory), pass 3 asks a new pipeline on \
+            the same disk cache (disk). Every thumbnail of pass 1 goes into a contact sheet, a \
             labelled grid written to imago-demo/contact-sheet.png (see --output); its path is printed.
 
             Examples:
@@ -19,8 +19,8 @@ struct DemoCommand: AsyncParsableCommand {
               imago demo --count 60 --thumbnail 128
               imago demo --json --output /tmp/sheet
 
-            Exit status: 0 when every pass came from the right place, 1 if any pass came from the
-            wrong place or the server saw more than one request per image, 2 for a usage error
+            Exit status: 0 when every pass came from the right place, 1 if any pass came from the \
+            wrong place or the server saw more than one request per image, 2 for a usage error \
             (including a contact sheet that cannot be written).
             """
     )

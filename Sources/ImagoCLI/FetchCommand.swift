@@ -8,7 +8,7 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load images concurrently through one pipeline and report each one.",
         discussion: """
-            With --json, prints one JSON object per URL on its own line. On a terminal a progress
+            With --json, prints one JSON object per URL on its own line. On a terminal a progress \
             bar runs below the results; piped, or with NO_COLOR set, output is plain lines.
 
             Examples:

@@ -18,13 +18,13 @@ struct ImagoCommand: AsyncParsableCommand {
               imago cache stats
               imago inspect photo.heic
 
-            Every subcommand takes --help (with examples) and --json. Output is plain text
+            Every subcommand takes --help (with examples) and --json. Output is plain text \
             without control characters when it is not a terminal or NO_COLOR is set.
 
-            Shell completion: imago --generate-completion-script bash|zsh|fish
+            Shell completion: imago --generate-completion-script bash|zsh|fish \
             (for example: imago --generate-completion-script zsh > ~/.zfunc/_imago).
 
-            Exit status: 0 on success, 1 when some image or entry failed, 2 for a usage error
+            Exit status: 0 on success, 1 when some image or entry failed, 2 for a usage error \
             (a bad option, a missing file, a question that needs a terminal).
             """,
         version: version,

@@ -8,16 +8,16 @@ struct InspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Show an image's format, size, frames, orientation, colour model and bit depth.",
         discussion: """
-            Reads the header and container structure only (PNG chunks, JPEG frame header, GIF
-            blocks, WebP chunks, HEIF/AVIF boxes); no pixel is decoded. A figure the file does not
+            Reads the header and container structure only (PNG chunks, JPEG frame header, GIF \
+            blocks, WebP chunks, HEIF/AVIF boxes); no pixel is decoded. A figure the file does not \
             state is shown as "not stated" (null with --json).
 
             Examples:
               imago inspect photo.jpg
               imago inspect https://example.com/animation.gif --json
 
-            Exit status: 0 when the header was read, 1 when the bytes are not an image Imago
-            recognises or the download failed, 2 for a usage error (including a file that cannot
+            Exit status: 0 when the header was read, 1 when the bytes are not an image Imago \
+            recognises or the download failed, 2 for a usage error (including a file that cannot \
             be read).
             """
     )

@@ -9,10 +9,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         commandName: "prefetch",
         abstract: "Download images into the disk cache so later loads need no network.",
         discussion: """
-            URLs come from the arguments and from --from: a file (or - for standard input) with one
-            URL per line; blank lines and lines starting with # are skipped. Up to --concurrency
-            downloads run at once. On a terminal a progress bar shows done/total, bytes, rate, ETA
-            and failures; piped, or with NO_COLOR set, each URL is one plain line. A summary ends
+            URLs come from the arguments and from --from: a file (or - for standard input) with one \
+            URL per line; blank lines and lines starting with # are skipped. Up to --concurrency \
+            downloads run at once. On a terminal a progress bar shows done/total, bytes, rate, ETA \
+            and failures; piped, or with NO_COLOR set, each URL is one plain line. A summary ends \
             the output. With --json, one JSON object per URL, then one with "summary".
 
             Examples:
@@ -20,7 +20,7 @@ struct PrefetchCommand: AsyncParsableCommand {
               imago prefetch --from urls.txt --concurrency 12
               grep -o 'https://[^"]*\\.jpg' page.html | imago prefetch --from -
 
-            Exit status: 0 when every image is cached, 1 when any failed, 2 for a usage error
+            Exit status: 0 when every image is cached, 1 when any failed, 2 for a usage error \
             (including a --from file that cannot be read or holds a line that is not a URL).
             """
     )
