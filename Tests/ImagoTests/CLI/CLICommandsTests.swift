@@ -419,7 +419,17 @@ extension CLITests {
                     let quoted = ([imago.path, "prefetch", "--concurrency", "1", "--cache-dir", sandbox.path("cache").path] + urls)
                         .map { "'\($0)'" }.joined(separator: " ")
                     let script = "env -u NO_COLOR TERM=screen \(quoted); echo imago-exit-$?; sleep 120"
-                    let started = try await run(["new-session", "-d", "-x", "160", "-y", "40", "-s", "bar", script])
+                    // The tmux server this starts outlives the client and keeps every descriptor it
+                    // inherited: close all but 0-2 (our output pipes among them) before starting it
+                    // (bash: dash cannot name descriptors above 9).
+                    let closeInherited = "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done"
+                    let started = try await CommandRunner.run(
+                        URL(fileURLWithPath: "/bin/bash"),
+                        arguments: [
+                            "-c",
+                            closeInherited + "; exec \"$0\" -L \"$1\" -f /dev/null new-session -d -x 160 -y 40 -s bar \"$2\" >/dev/null 2>&1 </dev/null",
+                            tmux, socket, script,
+                        ], environment: environment, timeLimit: .seconds(30))
                     try #require(started.exited(with: 0), "tmux: \(started.errorOutput)")
 
                     var sawBarMidway = false
