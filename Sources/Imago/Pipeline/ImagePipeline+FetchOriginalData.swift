@@ -1,4 +1,6 @@
 import Foundation
+import Metrics
+import Synchronization
 
 extension ImagePipeline {
     /// Bytes from a cache or the network, shared by every image made from them.
@@ -187,14 +189,3 @@ extension ImagePipeline {
         }
     }
 }
-
-extension Metrics.Timer {
-    /// Records the time from `start` to `now`.
-    func recordInterval(since start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
-        let elapsed = (now - start).components
-        recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-    }
-}
-
-import Metrics
-import Synchronization
