@@ -23,6 +23,9 @@ struct imago_png_rows {
     int interlaced;
     int has_alpha;
     int header_ok;
+    int started;
+    int channels;
+    int ignored_checksum;
     char message[200];
 };
 
@@ -39,12 +42,14 @@ static void rows_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/* Warnings are dropped, except that a CRC mismatch libpng was told to use anyway is remembered so
+ * the decoder can report it as a repair. */
 static void rows_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    struct imago_png_rows *rows = png_get_error_ptr(png);
+    if (rows && message && strstr(message, "CRC")) rows->ignored_checksum = 1;
 }
 
-imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
+imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int options) {
     imago_png_rows *rows = calloc(1, sizeof *rows);
     if (!rows) return NULL;
     rows->data = data;
@@ -59,6 +64,16 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
     png_set_read_fn(rows->png, rows, rows_read);
     /* Sizes are checked by the caller's limits, from the header, before any row is decoded. */
     png_set_user_limits(rows->png, 0x7fffffff, 0x7fffffff);
+    if (options & IMAGO_PNG_LENIENT) {
+        /* As browsers: a chunk whose CRC does not match is used anyway (with a warning, so it is
+         * reported), zlib's Adler-32 is not checked (which also saves its cost on every inflated
+         * byte), and benign errors are warnings. */
+        png_set_crc_action(rows->png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+#ifdef PNG_IGNORE_ADLER32
+        png_set_option(rows->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+        png_set_benign_errors(rows->png, 1);
+    }
     png_read_info(rows->png, rows->info);
     png_uint_32 width = 0, height = 0;
     int depth = 0, color = 0, interlace = 0;
@@ -68,23 +83,41 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
     rows->interlaced = interlace != PNG_INTERLACE_NONE;
     int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
     rows->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-    /* To RGBA8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
-     * rounded to 8, grey to RGB, an opaque alpha added, gAMA (if any) converted to sRGB. */
+    rows->header_ok = 1;
+    return rows;
+}
+
+int imago_png_rows_start(imago_png_rows *rows, int options) {
+    if (!rows->header_ok || rows->started) return 0;
+    rows->started = 1;
+    if (setjmp(png_jmpbuf(rows->png))) return 0;
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(rows->png, rows->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
+    /* To RGB(A)8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
+     * rounded to 8, grey to RGB, an opaque alpha added unless RGB rows were asked for, gAMA (if
+     * any) converted to sRGB. */
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(rows->png);
     if (has_trns) png_set_tRNS_to_alpha(rows->png);
     if (depth == 16) png_set_scale_16(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(rows->png);
-    if (!rows->has_alpha) png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
-    png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
-    png_read_update_info(rows->png, rows->info);
-    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * 4) {
-        snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not 4 per pixel",
-                 (size_t)png_get_rowbytes(rows->png, rows->info));
-        return rows;
+    rows->channels = 4;
+    if (!rows->has_alpha) {
+        if (options & IMAGO_PNG_RGB) rows->channels = 3;
+        else png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
     }
-    rows->header_ok = 1;
-    return rows;
+    png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+    /* No png_set_interlace_handling: an Adam7 file's rows come pass by pass, each pass's rows
+     * holding only that pass's pixels (see imago_png_rows_pass). */
+    png_read_update_info(rows->png, rows->info);
+    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * (size_t)rows->channels) {
+        snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not %d per pixel",
+                 (size_t)png_get_rowbytes(rows->png, rows->info), rows->channels);
+        return 0;
+    }
+    return 1;
 }
 
 void imago_png_rows_destroy(imago_png_rows *rows) {
@@ -98,17 +131,39 @@ uint32_t imago_png_rows_width(const imago_png_rows *rows) { return rows->width; 
 uint32_t imago_png_rows_height(const imago_png_rows *rows) { return rows->height; }
 int imago_png_rows_interlaced(const imago_png_rows *rows) { return rows->interlaced; }
 int imago_png_rows_has_alpha(const imago_png_rows *rows) { return rows->has_alpha; }
+int imago_png_rows_channels(const imago_png_rows *rows) { return rows->channels; }
+int imago_png_rows_ignored_checksum(const imago_png_rows *rows) { return rows->ignored_checksum; }
 const char *imago_png_rows_message(const imago_png_rows *rows) { return rows->message; }
 
+uint64_t imago_png_rows_count(const imago_png_rows *rows) {
+    if (!rows->interlaced) return rows->height;
+    uint64_t count = 0;
+    for (int pass = 0; pass < 7; pass++) {
+        if (PNG_PASS_COLS(rows->width, pass) == 0) continue;
+        count += PNG_PASS_ROWS(rows->height, pass);
+    }
+    return count;
+}
+
+int imago_png_rows_pass(const imago_png_rows *rows, int *pass, uint32_t *row, uint32_t *columns) {
+    if (!rows->started) return 0;
+    int current = png_get_current_pass_number(rows->png);
+    if (current < 0 || current > 6) return 0;
+    *pass = current;
+    *row = png_get_current_row_number(rows->png);
+    *columns = rows->interlaced ? PNG_PASS_COLS(rows->width, current) : rows->width;
+    return 1;
+}
+
 int imago_png_rows_read(imago_png_rows *rows, uint8_t *row) {
-    if (!rows->header_ok || rows->interlaced) return 0;
+    if (!rows->header_ok || !rows->started) return 0;
     if (setjmp(png_jmpbuf(rows->png))) return 0;
     png_read_row(rows->png, row, NULL);
     return 1;
 }
 
 int imago_png_rows_finish(imago_png_rows *rows) {
-    if (!rows->header_ok) return 0;
+    if (!rows->header_ok || !rows->started) return 0;
     if (setjmp(png_jmpbuf(rows->png))) return 0;
     png_read_end(rows->png, NULL);
     return 1;
