@@ -26,6 +26,7 @@ struct imago_png_rows {
     int started;
     int channels;
     int ignored_checksum;
+    int lenient;
     char message[200];
 };
 
@@ -34,6 +35,14 @@ static void rows_read(png_structp png, png_bytep out, size_t length) {
     if (length > rows->size - rows->offset) png_error(png, "the data ends too early");
     memcpy(out, rows->data + rows->offset, length);
     rows->offset += length;
+    /* Lenient: near the end of the data, libpng's IDAT reads (8 KB by default) shrink by halves,
+     * so a file cut inside its image data fails only once inflate has used every byte that
+     * arrived, and every row those bytes hold is kept, as a streaming browser decoder shows. */
+    size_t remaining = rows->size - rows->offset;
+    if (rows->lenient && remaining < 2 * PNG_IDAT_READ_SIZE) {
+        size_t piece = remaining / 2;
+        png_set_compression_buffer_size(png, piece < 1 ? 1 : piece > PNG_IDAT_READ_SIZE ? PNG_IDAT_READ_SIZE : piece);
+    }
 }
 
 static void rows_error(png_structp png, png_const_charp message) {
@@ -65,6 +74,7 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int opti
     /* Sizes are checked by the caller's limits, from the header, before any row is decoded. */
     png_set_user_limits(rows->png, 0x7fffffff, 0x7fffffff);
     if (options & IMAGO_PNG_LENIENT) {
+        rows->lenient = 1;
         /* As browsers: a chunk whose CRC does not match is used anyway (with a warning, so it is
          * reported), zlib's Adler-32 is not checked (which also saves its cost on every inflated
          * byte), and benign errors are warnings. */
