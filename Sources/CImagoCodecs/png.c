@@ -184,7 +184,7 @@ static int fast_inflate_row(imago_png_rows *rows) {
             fast->stream_ended = 1;
             if (filled == wanted) break;
         }
-        if (produced == 0 && state->avail_in == before_in && state->avail_in > 0 && result != ISAL_DECOMP_OK) {
+        if (produced == 0 && state->avail_in == before_in && state->avail_in > 0) {
             fast_fail(rows, "deflate data makes no progress");
             return 0;
         }

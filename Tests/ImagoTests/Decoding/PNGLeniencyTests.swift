@@ -124,4 +124,32 @@ import Testing
         #expect(container.repairs.count == 1)
         #expect(throws: ImagePipeline.Error.self) { try Self.decode(data, policy: .strict, target: 10) }
     }
+
+    /// The lenient fast path (ISA-L inflate, unfiltering in the shim) gives libpng's pixels: each
+    /// PNG fixture and the builder's files decoded leniently equal the strict (libpng) decode,
+    /// at full size and reduced.
+    @Test(arguments: Fixture.all.filter { $0.file.hasSuffix(".png") })
+    func lenientEqualsStrictOnCleanFiles(_ fixture: Fixture) throws {
+        let data = try fixture.data()
+        for target in [nil, 4] as [Int?] {
+            let lenient = try Self.decode(data, target: target)
+            let strict = try Self.decode(data, policy: .strict, target: target)
+            #expect(try lenient.bitmap() == strict.bitmap(), "\(fixture.name) target \(String(describing: target))")
+            #expect(lenient.repairs.isEmpty)
+        }
+    }
+
+    /// Every filter type (none, sub, up, average, Paeth) in one file, from a deflate stream
+    /// that zlib wrote: the fast path unfilters as libpng does.
+    @Test func everyFilterTypeMatchesLibpng() throws {
+        let picture = gradientBitmap(width: 97, height: 50, alpha: true)
+        let rgb = gradientBitmap(width: 97, height: 50, alpha: false)
+        for bitmap in [picture, rgb] {
+            let encoded = try PNGEncoder().encode(bitmap)
+            let lenient = try Self.decode(encoded).bitmap()
+            let strict = try Self.decode(encoded, policy: .strict).bitmap()
+            #expect(lenient == strict)
+            #expect(lenient.pixels == bitmap.pixels)
+        }
+    }
 }
