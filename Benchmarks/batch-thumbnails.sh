@@ -19,7 +19,7 @@ python3 -m http.server "$port" --bind 127.0.0.1 --directory "$dir" > "$work/serv
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do
-  python3 - "$port" <<'PY' && break || sleep 0.1
+  python3 - "$port" 2> /dev/null <<'PY' && break || sleep 0.1
 import socket, sys
 socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
 PY
