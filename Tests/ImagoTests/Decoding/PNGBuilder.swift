@@ -25,11 +25,12 @@ struct PNGBuilder {
     var encodedRows: [[UInt8]] {
         let width = bitmap.width, height = bitmap.height
         var rows: [[UInt8]] = []
-        let passes = interlaced ? InterlacedBoxReducer.passes : [(0, 1, 0, 1)]
+        let passes: [(column: Int, columnStep: Int, row: Int, rowStep: Int)] =
+            interlaced ? InterlacedBoxReducer.passes : [(column: 0, columnStep: 1, row: 0, rowStep: 1)]
         for pass in passes {
-            let columns = Array(stride(from: pass.0, to: width, by: pass.1))
+            let columns = Array(stride(from: pass.column, to: width, by: pass.columnStep))
             guard !columns.isEmpty else { continue }
-            for y in stride(from: pass.2, to: height, by: pass.3) {
+            for y in stride(from: pass.row, to: height, by: pass.rowStep) {
                 var row: [UInt8] = [0]
                 for x in columns { row += bitmap.pixels[(y * width + x) * 4..<(y * width + x) * 4 + 4] }
                 rows.append(row)
@@ -46,8 +47,8 @@ struct PNGBuilder {
         var offset = 0
         repeat {
             let length = min(65_535, raw.count - offset)
-            let final: UInt8 = offset + length == raw.count ? 1 : 0
-            out += [final, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            let last: UInt8 = offset + length == raw.count ? 1 : 0
+            out += [last, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
             out += raw[offset..<offset + length]
             offset += length
         } while offset < raw.count
