@@ -79,7 +79,7 @@ let package = Package(
             cSettings: [.treatAllWarnings(as: .error)],
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                .linkedLibrary("heif"), .linkedLibrary("avif"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"),
             ]
         ),
         .testTarget(

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <png.h>
 #include <setjmp.h>
 
@@ -23,14 +25,250 @@ struct imago_png_rows {
     int interlaced;
     int has_alpha;
     int header_ok;
+    int started;
+    int channels;
+    int ignored_checksum;
+    int lenient;
     char message[200];
+    struct fast_rows *fast; /* set when the fast path decodes the rows instead of libpng */
 };
+
+/* ---------------------------------------------------------------- the fast path
+ *
+ * The common PNG of a photograph (8-bit RGB or RGBA, not interlaced, no tRNS, no gamma to
+ * convert), decoded leniently, skips libpng for its pixels: its IDAT stream is inflated with
+ * ISA-L (igzip, about twice zlib's speed; libvips gets the same from zlib-ng) straight into the
+ * row buffer, and the rows are unfiltered here. Like the lenient libpng path it checks neither
+ * CRCs nor the Adler-32, and fails a row on a bad filter byte, corrupt deflate data or data that
+ * ends early. libpng still reads and checks everything before the first IDAT. */
+
+struct fast_rows {
+    struct inflate_state inflate;
+    const uint8_t *data;
+    size_t size;
+    size_t chunk_end;  /* end of the current IDAT's data */
+    size_t next_chunk; /* offset of the chunk after it */
+    int header_left;   /* bytes of the zlib header still to skip */
+    int stream_ended;
+    int checksum_mismatch; /* an IDAT's CRC did not match (ignored, reported) */
+    size_t row_bytes;  /* width * source bytes per pixel */
+    int bpp;           /* source bytes per pixel, 3 or 4 */
+    int out_channels;  /* 3 or 4 */
+    uint32_t rows_done;
+    uint32_t height;
+    uint8_t *previous; /* the previous unfiltered row (zeros before the first) */
+    uint8_t *current;  /* filter byte + the row being decoded */
+};
+
+static uint32_t read_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Moves to the next IDAT chunk at `offset`; 0 when the data ends or another chunk comes. */
+static int fast_enter_idat(struct fast_rows *fast, size_t offset) {
+    if (offset > fast->size || fast->size - offset < 8) return 0;
+    uint32_t length = read_be32(fast->data + offset);
+    if (memcmp(fast->data + offset + 4, "IDAT", 4) != 0) return 0;
+    size_t start = offset + 8;
+    /* A chunk longer than the data is used as far as it goes (lenient: a cut-off file). */
+    size_t available = fast->size - start;
+    size_t take = length < available ? length : available;
+    fast->chunk_end = start + take;
+    fast->next_chunk = length < available && available - length >= 4 ? start + length + 4 : fast->size;
+    /* The CRC (ISA-L's, with carry-less multiplication: about a millisecond for 14 MB) is only
+     * compared, so that an ignored mismatch is reported as libpng's lenient path does. */
+    if (take == length && available - length >= 4 &&
+        crc32_gzip_refl(0, fast->data + offset + 4, (uint64_t)length + 4) != read_be32(fast->data + start + length))
+        fast->checksum_mismatch = 1;
+    fast->inflate.next_in = (uint8_t *)(fast->data + start);
+    fast->inflate.avail_in = (uint32_t)take;
+    return 1;
+}
+
+static struct fast_rows *fast_create(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int bpp,
+                                     int out_channels) {
+    /* The first IDAT, walking the chunks from the signature. */
+    size_t offset = 8;
+    while (offset <= size && size - offset >= 8) {
+        uint32_t length = read_be32(data + offset);
+        if (memcmp(data + offset + 4, "IDAT", 4) == 0) break;
+        if (length > size - offset - 8) return NULL;
+        offset += 12 + (size_t)length;
+    }
+    if (offset > size || size - offset < 8) return NULL;
+    struct fast_rows *fast = calloc(1, sizeof *fast);
+    if (!fast) return NULL;
+    fast->row_bytes = (size_t)width * (size_t)bpp;
+    fast->previous = calloc(1, fast->row_bytes);
+    fast->current = malloc(fast->row_bytes + 1);
+    if (!fast->previous || !fast->current) {
+        free(fast->previous);
+        free(fast->current);
+        free(fast);
+        return NULL;
+    }
+    fast->data = data;
+    fast->size = size;
+    fast->bpp = bpp;
+    fast->out_channels = out_channels;
+    fast->height = height;
+    fast->header_left = 2;
+    isal_inflate_init(&fast->inflate);
+    fast->inflate.crc_flag = ISAL_DEFLATE; /* the zlib header is skipped here, its Adler-32 ignored */
+    if (!fast_enter_idat(fast, offset)) {
+        free(fast->previous);
+        free(fast->current);
+        free(fast);
+        return NULL;
+    }
+    return fast;
+}
+
+static void fast_destroy(struct fast_rows *fast) {
+    if (!fast) return;
+    free(fast->previous);
+    free(fast->current);
+    free(fast);
+}
+
+static void fast_fail(imago_png_rows *rows, const char *message) {
+    snprintf(rows->message, sizeof rows->message, "%s", message);
+}
+
+/* Inflates the next filter byte + row into fast->current. 1, or 0 with the message set. */
+static int fast_inflate_row(imago_png_rows *rows) {
+    struct fast_rows *fast = rows->fast;
+    struct inflate_state *state = &fast->inflate;
+    size_t wanted = fast->row_bytes + 1;
+    size_t filled = 0;
+    while (filled < wanted) {
+        if (fast->stream_ended) {
+            fast_fail(rows, "Not enough image data");
+            return 0;
+        }
+        if (state->avail_in == 0 && state->tmp_out_valid == state->tmp_out_processed) {
+            /* The next IDAT, if any. */
+            if (!fast_enter_idat(fast, fast->next_chunk)) {
+                fast_fail(rows, fast->next_chunk >= fast->size ? "the data ends too early" : "Not enough image data");
+                return 0;
+            }
+            continue;
+        }
+        while (fast->header_left > 0 && state->avail_in > 0) {
+            /* CMF: deflate with a window of at most 32 KB; FLG: no preset dictionary. */
+            uint8_t byte = *state->next_in;
+            if (fast->header_left == 2 && ((byte & 0x0F) != 8 || (byte >> 4) > 7)) {
+                fast_fail(rows, "invalid zlib header");
+                return 0;
+            }
+            if (fast->header_left == 1 && (byte & 0x20) != 0) {
+                fast_fail(rows, "a zlib preset dictionary is not supported in PNG");
+                return 0;
+            }
+            state->next_in++;
+            state->avail_in--;
+            fast->header_left--;
+        }
+        if (fast->header_left > 0) continue;
+        state->next_out = fast->current + filled;
+        state->avail_out = (uint32_t)(wanted - filled);
+        uint32_t before_in = state->avail_in;
+        int result = isal_inflate(state);
+        size_t produced = (wanted - filled) - state->avail_out;
+        filled += produced;
+        if (result < 0) {
+            fast_fail(rows, "invalid deflate data in IDAT");
+            return 0;
+        }
+        if (state->block_state == ISAL_BLOCK_FINISH) {
+            fast->stream_ended = 1;
+            if (filled == wanted) break;
+        }
+        if (produced == 0 && state->avail_in == before_in && state->avail_in > 0) {
+            fast_fail(rows, "deflate data makes no progress");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int p = (int)a + (int)b - (int)c;
+    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
+    if (pa <= pb && pa <= pc) return a;
+    return pb <= pc ? b : c;
+}
+
+/* Unfilters fast->current (after its filter byte) against fast->previous. 1, or 0 for a bad filter. */
+static int fast_unfilter(struct fast_rows *fast) {
+    uint8_t *row = fast->current + 1;
+    const uint8_t *up = fast->previous;
+    size_t n = fast->row_bytes;
+    size_t bpp = (size_t)fast->bpp;
+    switch (fast->current[0]) {
+    case 0:
+        break;
+    case 1:
+        for (size_t i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++) row[i] = (uint8_t)(row[i] + up[i]);
+        break;
+    case 3:
+        for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + (up[i] >> 1));
+        for (size_t i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + up[i]) >> 1));
+        break;
+    case 4:
+        for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + up[i]);
+        for (size_t i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + paeth(row[i - bpp], up[i], up[i - bpp]));
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+static int fast_read(imago_png_rows *rows, uint8_t *out) {
+    struct fast_rows *fast = rows->fast;
+    if (fast->rows_done >= fast->height) {
+        fast_fail(rows, "no rows left");
+        return 0;
+    }
+    if (!fast_inflate_row(rows)) return 0;
+    if (!fast_unfilter(fast)) {
+        fast_fail(rows, "bad adaptive filter value");
+        return 0;
+    }
+    const uint8_t *row = fast->current + 1;
+    if (fast->out_channels == fast->bpp) {
+        memcpy(out, row, fast->row_bytes);
+    } else { /* RGB to RGBA */
+        size_t pixels = fast->row_bytes / 3;
+        for (size_t i = 0; i < pixels; i++) {
+            out[i * 4] = row[i * 3];
+            out[i * 4 + 1] = row[i * 3 + 1];
+            out[i * 4 + 2] = row[i * 3 + 2];
+            out[i * 4 + 3] = 0xFF;
+        }
+    }
+    memcpy(fast->previous, row, fast->row_bytes);
+    fast->rows_done++;
+    return 1;
+}
 
 static void rows_read(png_structp png, png_bytep out, size_t length) {
     struct imago_png_rows *rows = png_get_io_ptr(png);
     if (length > rows->size - rows->offset) png_error(png, "the data ends too early");
     memcpy(out, rows->data + rows->offset, length);
     rows->offset += length;
+    /* Lenient: near the end of the data, libpng's IDAT reads (8 KB by default) shrink by halves,
+     * so a file cut inside its image data fails only once inflate has used every byte that
+     * arrived, and every row those bytes hold is kept, as a streaming browser decoder shows. */
+    size_t remaining = rows->size - rows->offset;
+    if (rows->lenient && remaining < 2 * PNG_IDAT_READ_SIZE) {
+        size_t piece = remaining / 2;
+        png_set_compression_buffer_size(png, piece < 1 ? 1 : piece > PNG_IDAT_READ_SIZE ? PNG_IDAT_READ_SIZE : piece);
+    }
 }
 
 static void rows_error(png_structp png, png_const_charp message) {
@@ -39,12 +277,14 @@ static void rows_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/* Warnings are dropped, except that a CRC mismatch libpng was told to use anyway is remembered so
+ * the decoder can report it as a repair. */
 static void rows_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    struct imago_png_rows *rows = png_get_error_ptr(png);
+    if (rows && message && strstr(message, "CRC")) rows->ignored_checksum = 1;
 }
 
-imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
+imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int options) {
     imago_png_rows *rows = calloc(1, sizeof *rows);
     if (!rows) return NULL;
     rows->data = data;
@@ -59,6 +299,17 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
     png_set_read_fn(rows->png, rows, rows_read);
     /* Sizes are checked by the caller's limits, from the header, before any row is decoded. */
     png_set_user_limits(rows->png, 0x7fffffff, 0x7fffffff);
+    if (options & IMAGO_PNG_LENIENT) {
+        rows->lenient = 1;
+        /* As browsers: a chunk whose CRC does not match is used anyway (with a warning, so it is
+         * reported), zlib's Adler-32 is not checked (which also saves its cost on every inflated
+         * byte), and benign errors are warnings. */
+        png_set_crc_action(rows->png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+#ifdef PNG_IGNORE_ADLER32
+        png_set_option(rows->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+        png_set_benign_errors(rows->png, 1);
+    }
     png_read_info(rows->png, rows->info);
     png_uint_32 width = 0, height = 0;
     int depth = 0, color = 0, interlace = 0;
@@ -68,27 +319,55 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size) {
     rows->interlaced = interlace != PNG_INTERLACE_NONE;
     int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
     rows->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-    /* To RGBA8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
-     * rounded to 8, grey to RGB, an opaque alpha added, gAMA (if any) converted to sRGB. */
+    rows->header_ok = 1;
+    return rows;
+}
+
+int imago_png_rows_start(imago_png_rows *rows, int options) {
+    if (!rows->header_ok || rows->started) return 0;
+    rows->started = 1;
+    if (setjmp(png_jmpbuf(rows->png))) return 0;
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(rows->png, rows->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
+    /* To RGB(A)8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
+     * rounded to 8, grey to RGB, an opaque alpha added unless RGB rows were asked for, gAMA (if
+     * any) converted to sRGB. */
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(rows->png);
     if (has_trns) png_set_tRNS_to_alpha(rows->png);
     if (depth == 16) png_set_scale_16(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(rows->png);
-    if (!rows->has_alpha) png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
-    png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
-    png_read_update_info(rows->png, rows->info);
-    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * 4) {
-        snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not 4 per pixel",
-                 (size_t)png_get_rowbytes(rows->png, rows->info));
-        return rows;
+    rows->channels = 4;
+    if (!rows->has_alpha) {
+        if (options & IMAGO_PNG_RGB) rows->channels = 3;
+        else png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
     }
-    rows->header_ok = 1;
-    return rows;
+    png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+    png_fixed_point gamma = 0;
+    int plain_gamma = !png_get_valid(rows->png, rows->info, PNG_INFO_gAMA) ||
+                      (png_get_gAMA_fixed(rows->png, rows->info, &gamma) && gamma == 45455);
+    if (rows->lenient && !rows->interlaced && depth == 8 && !has_trns && plain_gamma &&
+        (color == PNG_COLOR_TYPE_RGB || color == PNG_COLOR_TYPE_RGB_ALPHA)) {
+        rows->fast = fast_create(rows->data, rows->size, width, height, color == PNG_COLOR_TYPE_RGB ? 3 : 4,
+                                 rows->channels);
+        if (rows->fast) return 1;
+    }
+    /* No png_set_interlace_handling: an Adam7 file's rows come pass by pass, each pass's rows
+     * holding only that pass's pixels (see imago_png_rows_pass). */
+    png_read_update_info(rows->png, rows->info);
+    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * (size_t)rows->channels) {
+        snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not %d per pixel",
+                 (size_t)png_get_rowbytes(rows->png, rows->info), rows->channels);
+        return 0;
+    }
+    return 1;
 }
 
 void imago_png_rows_destroy(imago_png_rows *rows) {
     if (!rows) return;
+    fast_destroy(rows->fast);
     if (rows->png) png_destroy_read_struct(&rows->png, rows->info ? &rows->info : NULL, NULL);
     free(rows);
 }
@@ -98,17 +377,43 @@ uint32_t imago_png_rows_width(const imago_png_rows *rows) { return rows->width; 
 uint32_t imago_png_rows_height(const imago_png_rows *rows) { return rows->height; }
 int imago_png_rows_interlaced(const imago_png_rows *rows) { return rows->interlaced; }
 int imago_png_rows_has_alpha(const imago_png_rows *rows) { return rows->has_alpha; }
+int imago_png_rows_channels(const imago_png_rows *rows) { return rows->channels; }
+int imago_png_rows_ignored_checksum(const imago_png_rows *rows) {
+    return rows->ignored_checksum || (rows->fast && rows->fast->checksum_mismatch);
+}
 const char *imago_png_rows_message(const imago_png_rows *rows) { return rows->message; }
 
+uint64_t imago_png_rows_count(const imago_png_rows *rows) {
+    if (!rows->interlaced) return rows->height;
+    uint64_t count = 0;
+    for (int pass = 0; pass < 7; pass++) {
+        if (PNG_PASS_COLS(rows->width, pass) == 0) continue;
+        count += PNG_PASS_ROWS(rows->height, pass);
+    }
+    return count;
+}
+
+int imago_png_rows_pass(const imago_png_rows *rows, int *pass, uint32_t *row, uint32_t *columns) {
+    if (!rows->started) return 0;
+    int current = png_get_current_pass_number(rows->png);
+    if (current < 0 || current > 6) return 0;
+    *pass = current;
+    *row = png_get_current_row_number(rows->png);
+    *columns = rows->interlaced ? PNG_PASS_COLS(rows->width, current) : rows->width;
+    return 1;
+}
+
 int imago_png_rows_read(imago_png_rows *rows, uint8_t *row) {
-    if (!rows->header_ok || rows->interlaced) return 0;
+    if (!rows->header_ok || !rows->started) return 0;
+    if (rows->fast) return fast_read(rows, row);
     if (setjmp(png_jmpbuf(rows->png))) return 0;
     png_read_row(rows->png, row, NULL);
     return 1;
 }
 
 int imago_png_rows_finish(imago_png_rows *rows) {
-    if (!rows->header_ok) return 0;
+    if (!rows->header_ok || !rows->started) return 0;
+    if (rows->fast) return 1; /* lenient: what follows the pixels is not read */
     if (setjmp(png_jmpbuf(rows->png))) return 0;
     png_read_end(rows->png, NULL);
     return 1;

@@ -9,11 +9,15 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     public var format: ImageFormat
     /// Every frame of an animated image with its display time; empty for a still image.
     public var frames: [AnimationFrame]
+    /// What a lenient decode repaired to show a damaged source (see ``DecodingPolicy``); empty
+    /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
+    public var repairs: [ImageRepair]
 
-    public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = []) {
+    public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = [], repairs: [ImageRepair] = []) {
         self.image = image
         self.format = format
         self.frames = frames
+        self.repairs = repairs
     }
 
     /// Number of frames: 1 for a still image.

@@ -34,6 +34,8 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     public var image: PlatformImage { container.image }
     /// The encoded format it was decoded from.
     public var format: ImageFormat { container.format }
+    /// What a lenient decode repaired to show a damaged source; empty for a clean image.
+    public var repairs: [ImageRepair] { container.repairs }
 
     /// `JPEG 256x171 from network (48.2 KB) in 12.3 ms`.
     public var description: String {

@@ -72,21 +72,39 @@ void imago_free(void *pointer);
 
 /* ---------------------------------------------------------------- PNG, row by row (libpng row API) */
 
-/* A libpng read struct behind setjmp, decoding one RGBA8 row at a time. Opaque to Swift. */
+/* A libpng read struct behind setjmp, decoding one row at a time. Opaque to Swift. */
 typedef struct imago_png_rows imago_png_rows;
 
-/* Reads the header of a PNG in memory (`data` must stay valid until destroy) and sets up the
- * transformations to straight-alpha RGBA8 (as imago_png_read_pixels). Returns NULL only when out of
- * memory; check imago_png_rows_header_ok, then imago_png_rows_message. Allocates no pixel memory. */
-imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size);
+/* imago_png_rows_create option: browser-like leniency (chunk CRC mismatches used with a warning,
+ * which imago_png_rows_ignored_checksum reports; zlib's Adler-32 not checked; benign errors). */
+#define IMAGO_PNG_LENIENT 1
+/* imago_png_rows_start option: an image without alpha comes as RGB8 rows (3 bytes a pixel). */
+#define IMAGO_PNG_RGB 2
+
+/* Reads the header of a PNG in memory (`data` must stay valid until destroy). Returns NULL only
+ * when out of memory; check imago_png_rows_header_ok, then imago_png_rows_message. Allocates no
+ * pixel memory. */
+imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int options);
+/* Sets up the transformations to straight-alpha RGBA8 (as imago_png_read_pixels), or RGB8 for an
+ * image without alpha when `options` has IMAGO_PNG_RGB. 1 on success. */
+int imago_png_rows_start(imago_png_rows *rows, int options);
 void imago_png_rows_destroy(imago_png_rows *rows);
 int imago_png_rows_header_ok(const imago_png_rows *rows);
 uint32_t imago_png_rows_width(const imago_png_rows *rows);
 uint32_t imago_png_rows_height(const imago_png_rows *rows);
-/* 1 for Adam7: then imago_png_rows_read refuses; decode with imago_png_read_pixels instead. */
+/* 1 for Adam7: rows then come pass by pass, each holding that pass's pixels only. */
 int imago_png_rows_interlaced(const imago_png_rows *rows);
 int imago_png_rows_has_alpha(const imago_png_rows *rows);
-/* Decodes the next row into `row` (width * 4 bytes). Returns 1, or 0 with the message set. */
+/* Bytes per pixel of the rows, 3 or 4, once started. */
+int imago_png_rows_channels(const imago_png_rows *rows);
+/* 1 once a chunk's CRC mismatch was ignored (lenient only). */
+int imago_png_rows_ignored_checksum(const imago_png_rows *rows);
+/* How many rows imago_png_rows_read delivers: the height, or the rows of every non-empty pass. */
+uint64_t imago_png_rows_count(const imago_png_rows *rows);
+/* Where the next row goes: its Adam7 pass (0-6; 0 when not interlaced), its row within the pass
+ * and its pixel count. 1 on success. */
+int imago_png_rows_pass(const imago_png_rows *rows, int *pass, uint32_t *row, uint32_t *columns);
+/* Decodes the next row into `row` (width * channels bytes). Returns 1, or 0 with the message set. */
 int imago_png_rows_read(imago_png_rows *rows, uint8_t *row);
 /* After the last row: reads to IEND, so a file cut after its pixels still fails. 1 on success. */
 int imago_png_rows_finish(imago_png_rows *rows);

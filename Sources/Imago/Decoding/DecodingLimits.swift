@@ -38,6 +38,10 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Most scans a progressive JPEG may have (hostile files use thousands to burn CPU).
     /// Default: 100.
     public var maximumProgressiveScans: Int = 100
+    /// What a complete but damaged file becomes: the picture a browser shows, with its repairs
+    /// listed (``DecodingPolicy/lenient``), or an error (``DecodingPolicy/strict``).
+    /// Default: `.lenient`. The limits above hold under either policy.
+    public var policy: DecodingPolicy = .lenient
 
     /// The defaults.
     public init() {}

@@ -5,15 +5,23 @@ import Foundation
 /// Decodes PNG with libpng: every colour type and bit depth (palette, grayscale, 16-bit, alpha,
 /// tRNS) to straight-alpha RGBA.
 ///
-/// Non-interlaced files are decoded one row at a time (libpng's row API behind `setjmp`). With a
-/// target size the rows stream into a ``BoxReducer`` that shrinks them by an integer factor to no
-/// less than twice the target, so a thumbnail's memory is set by the target and one source row:
-/// the full-size image never exists. Interlaced (Adam7) files are decoded whole with libpng's
-/// simplified API and then reduced, because their passes revisit every row.
+/// Files are decoded one row at a time (libpng's row API behind `setjmp`). With a target size the
+/// rows stream into a ``BoxReducer`` that shrinks them by an integer factor to no less than twice
+/// the target, so a thumbnail's memory is set by the target and one source row: the full-size
+/// image never exists. An opaque image is read as RGB rows and only the reduced image gets its
+/// alpha. Interlaced (Adam7) files arrive pass by pass, each pass's pixels added straight to the
+/// reduced image's block sums (``InterlacedBoxReducer``).
 ///
 /// The source size from the header is checked against ``DecodingLimits/maximumSourcePixelCount``
 /// and the bitmap actually held against ``DecodingLimits/maximumPixelCount``, both before any pixel
-/// memory exists. A truncated or corrupt file fails with libpng's own message.
+/// memory exists.
+///
+/// Damage follows ``DecodingLimits/policy``. Lenient (the default, as browsers): chunk CRC
+/// mismatches are ignored (``ImageRepair/Kind/ignoredChecksum``), zlib's Adler-32 is not checked,
+/// and a row that fails to decode (a bad filter byte, an inflate error, data that ends early)
+/// keeps the rows before it and leaves the rest transparent (``ImageRepair/Kind/missingRows(_:)``;
+/// for an interlaced file, the pixels of the passes that arrived). Strict: any of these fails with
+/// libpng's own message.
 struct PNGDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .png }
 
@@ -26,8 +34,10 @@ struct PNGDecoder: ImageDecoding {
     func decodeMeasuringWork(
         _ data: Data, context: DecodingContext
     ) throws(ImagePipeline.Error) -> (container: ImageContainer, workingSize: Int) {
-        try data.withBytes { bytes throws(ImagePipeline.Error) in
-            guard let base = bytes.baseAddress, let rows = imago_png_rows_create(base, bytes.count)
+        let lenient = context.limits.policy == .lenient
+        return try data.withBytes { bytes throws(ImagePipeline.Error) in
+            guard let base = bytes.baseAddress,
+                let rows = imago_png_rows_create(base, bytes.count, lenient ? IMAGO_PNG_LENIENT : 0)
             else { throw .decodingFailed(context.url, .png, reason: "libpng could not start (out of memory)") }
             defer { imago_png_rows_destroy(rows) }
             func failure() -> ImagePipeline.Error {
@@ -39,49 +49,77 @@ struct PNGDecoder: ImageDecoding {
             try context.limits.checkSource(width: width, height: height, url: context.url)
             let factor = BoxReducer.factor(width: width, height: height, target: context.targetPixelSize)
             let alphaMode: Bitmap.AlphaMode = imago_png_rows_has_alpha(rows) != 0 ? .straight : .opaque
-
-            if imago_png_rows_interlaced(rows) != 0 {
-                return try decodeInterlaced(bytes, width: width, height: height, factor: factor, context: context)
-            }
-            let reducer = BoxReducer(sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode)
-            _ = try context.limits.checkedByteCount(width: reducer.width, height: reducer.height, url: context.url)
-            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * Bitmap.bytesPerPixel)
+            // RGB rows when there is no alpha and something else is added: reduced or scattered.
+            let interlaced = imago_png_rows_interlaced(rows) != 0
+            let rgb = factor > 1 || interlaced
+            guard imago_png_rows_start(rows, rgb ? IMAGO_PNG_RGB : 0) != 0 else { throw failure() }
+            let channels = Int(imago_png_rows_channels(rows))
+            let reducedWidth = (width + factor - 1) / factor
+            let reducedHeight = (height + factor - 1) / factor
+            _ = try context.limits.checkedByteCount(width: reducedWidth, height: reducedHeight, url: context.url)
+            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * channels)
             defer { row.deallocate() }
-            // The one row loop: a lenient decoder would stop at the first failing row here.
-            for y in 0..<height {
-                if y & 255 == 255 { try context.checkCancellation() }
-                guard imago_png_rows_read(rows, row) != 0 else { throw failure() }
-                reducer.add(row: row)
+            var repairs: [ImageRepair] = []
+
+            let bitmap: Bitmap
+            let reducerBytes: Int
+            if interlaced {
+                let reducer = InterlacedBoxReducer(
+                    sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                let count = imago_png_rows_count(rows)
+                var index: UInt64 = 0
+                while index < count {
+                    if index & 255 == 255 { try context.checkCancellation() }
+                    var pass: Int32 = 0, passRow: UInt32 = 0, columns: UInt32 = 0
+                    guard imago_png_rows_pass(rows, &pass, &passRow, &columns) != 0,
+                        imago_png_rows_read(rows, row) != 0
+                    else {
+                        guard lenient, index > 0 else { throw failure() }
+                        repairs.append(ImageRepair(.corruptData(
+                            "Adam7 pass \(pass + 1) of 7 stopped at its row \(passRow): \(String(cString: imago_png_rows_message(rows)))")))
+                        break
+                    }
+                    reducer.add(row: row, pass: Int(pass), passRow: Int(passRow), columns: Int(columns))
+                    index += 1
+                }
+                bitmap = reducer.finish()
+                reducerBytes = reducer.allocatedBytes
+            } else {
+                let reducer = BoxReducer(
+                    sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                for y in 0..<height {
+                    if y & 255 == 255 { try context.checkCancellation() }
+                    guard imago_png_rows_read(rows, row) != 0 else {
+                        // Lenient: the rows so far, the rest transparent, as browsers show it.
+                        guard lenient, y > 0 else { throw failure() }
+                        repairs.append(ImageRepair(.missingRows(y..<height)))
+                        break
+                    }
+                    reducer.add(row: row)
+                }
+                bitmap = reducer.finish()
+                reducerBytes = reducer.allocatedBytes
             }
-            guard imago_png_rows_finish(rows) != 0 else { throw failure() }
-            let workingSize = reducer.allocatedBytes + width * Bitmap.bytesPerPixel
-            return (try ImageContainer(bitmap: reducer.finish(), format: .png), workingSize)
+            // Chunks after the pixels: a strict decode still fails on a file cut after its pixels.
+            if repairs.isEmpty, imago_png_rows_finish(rows) == 0 {
+                guard lenient else { throw failure() }
+                repairs.append(ImageRepair(.corruptData(
+                    "after the pixels: \(String(cString: imago_png_rows_message(rows)))")))
+            }
+            if imago_png_rows_ignored_checksum(rows) != 0 { repairs.insert(ImageRepair(.ignoredChecksum), at: 0) }
+            let container = try ImageContainer(bitmap: bitmap, format: .png)
+            return (container.withRepairs(repairs), reducerBytes + width * channels)
         }
     }
+}
 
-    /// An Adam7 file, decoded whole by the simplified API, then reduced by `factor`.
-    private func decodeInterlaced(
-        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int, context: DecodingContext
-    ) throws(ImagePipeline.Error) -> (container: ImageContainer, workingSize: Int) {
-        guard let base = bytes.baseAddress, let decoder = imago_png_decoder_create(base, bytes.count)
-        else { throw .decodingFailed(context.url, .png, reason: "libpng could not start (out of memory)") }
-        defer { imago_png_decoder_destroy(decoder) }
-        func failure() -> ImagePipeline.Error {
-            .decodingFailed(context.url, .png, reason: "libpng: \(String(cString: imago_png_message(decoder)))")
-        }
-        guard imago_png_header_ok(decoder) != 0 else { throw failure() }
-        // The whole image is held first: it must pass the limits on what is held.
-        let byteCount = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
-        let bytesPerRow = width * Bitmap.bytesPerPixel
-        let pixels = [UInt8].filled(count: byteCount) { buffer in
-            imago_png_read_pixels(decoder, buffer, bytesPerRow) != 0
-        }
-        guard let pixels else { throw failure() }
-        let alphaMode: Bitmap.AlphaMode = imago_png_has_alpha(decoder) != 0 ? .straight : .opaque
-        let full = Bitmap(width: width, height: height, alphaMode: alphaMode, pixels: pixels)
-        let reduced = BoxReducer.reduce(full, factor: factor)
-        let workingSize = byteCount + (factor > 1 ? reduced.pixels.count : 0)
-        return (try ImageContainer(bitmap: reduced, format: .png), workingSize)
+extension ImageContainer {
+    /// This container with `repairs` added to its own.
+    fileprivate func withRepairs(_ repairs: [ImageRepair]) -> ImageContainer {
+        guard !repairs.isEmpty else { return self }
+        var container = self
+        container.repairs += repairs
+        return container
     }
 }
 #endif

@@ -1,0 +1,153 @@
+/// ``BoxReducer``'s block averages for an Adam7-interlaced PNG, whose rows arrive pass by pass,
+/// each pass holding every 8th, 4th or 2nd pixel of some rows: no row is complete before the last
+/// pass, so rows cannot be streamed into a band.
+///
+/// Instead every pixel is added straight to the sums of the output block it falls in, so what is
+/// held is the reduced image's sums (16 bytes per reduced pixel, a quarter of the source's RGBA
+/// at a factor of 4 and 1/64 at 16) and never the full image; with a factor of 1 the pixels are
+/// written into the result itself. Block counts are worked out from the passes at the end, so a
+/// decode cut short (lenient) averages the pixels that arrived and leaves blocks that got none
+/// transparent.
+final class InterlacedBoxReducer {
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let factor: Int
+    let alphaMode: Bitmap.AlphaMode
+    let channels: Int
+    let width: Int
+    let height: Int
+
+    /// Adam7: first column, column step, first row, row step of each pass.
+    static let passes: [(column: Int, columnStep: Int, row: Int, rowStep: Int)] = [
+        (0, 8, 0, 8), (4, 8, 0, 8), (0, 4, 4, 8), (2, 4, 0, 4), (0, 2, 2, 4), (1, 2, 0, 2), (0, 1, 1, 2),
+    ]
+
+    /// Per output pixel: R, G, B (alpha-weighted for straight alpha) and A sums; nil at factor 1.
+    private let sums: UnsafeMutablePointer<UInt32>?
+    private let output: UnsafeMutablePointer<UInt8>
+    /// Rows of each pass added so far (they arrive in order).
+    private var passRowsAdded = [Int](repeating: 0, count: 7)
+    private var pixelsAdded = 0
+
+    /// The bytes this reducer allocates.
+    var allocatedBytes: Int { width * height * (Bitmap.bytesPerPixel + (sums == nil ? 0 : 16)) }
+
+    /// - Precondition: as ``BoxReducer/init(sourceWidth:sourceHeight:factor:alphaMode:channels:)``.
+    init(sourceWidth: Int, sourceHeight: Int, factor: Int, alphaMode: Bitmap.AlphaMode, channels: Int = 4) {
+        precondition(sourceWidth > 0 && sourceHeight > 0 && (1...BoxReducer.maximumFactor).contains(factor))
+        precondition(channels == 4 || (channels == 3 && alphaMode == .opaque))
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.factor = factor
+        self.alphaMode = alphaMode
+        self.channels = channels
+        width = (sourceWidth + factor - 1) / factor
+        height = (sourceHeight + factor - 1) / factor
+        output = .allocate(capacity: width * height * 4)
+        output.initialize(repeating: 0, count: width * height * 4)
+        if factor == 1 {
+            sums = nil
+        } else {
+            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height * 4)
+            sums.initialize(repeating: 0, count: width * height * 4)
+            self.sums = sums
+        }
+    }
+
+    deinit {
+        sums?.deallocate()
+        output.deallocate()
+    }
+
+    /// Adds row `passRow` of `pass` (0–6): `columns` pixels of `channels` bytes. Rows of a pass
+    /// must come in order; a row out of range is ignored.
+    func add(row: UnsafePointer<UInt8>, pass: Int, passRow: Int, columns: Int) {
+        guard (0..<7).contains(pass) else { return }
+        let layout = Self.passes[pass]
+        let y = layout.row + passRow * layout.rowStep
+        guard y < sourceHeight, passRow == passRowsAdded[pass] else { return }
+        let count = min(columns, (sourceWidth - layout.column + layout.columnStep - 1) / layout.columnStep)
+        passRowsAdded[pass] = passRow + 1
+        pixelsAdded += count
+        let channels = channels
+        let weighted = alphaMode == .straight
+        guard let sums else {
+            let line = output + y * width * 4
+            for index in 0..<count {
+                let source = row + index &* channels
+                let pixel = line + (layout.column + index * layout.columnStep) &* 4
+                pixel[0] = source[0]
+                pixel[1] = source[1]
+                pixel[2] = source[2]
+                pixel[3] = channels == 4 ? source[3] : 255
+            }
+            return
+        }
+        let line = sums + (y / factor) * width * 4
+        for index in 0..<count {
+            let source = row + index &* channels
+            let cell = line + ((layout.column + index * layout.columnStep) / factor) &* 4
+            let a: UInt32 = channels == 4 ? UInt32(source[3]) : 255
+            if weighted {
+                cell[0] &+= UInt32(source[0]) &* a
+                cell[1] &+= UInt32(source[1]) &* a
+                cell[2] &+= UInt32(source[2]) &* a
+            } else {
+                cell[0] &+= UInt32(source[0])
+                cell[1] &+= UInt32(source[1])
+                cell[2] &+= UInt32(source[2])
+            }
+            cell[3] &+= a
+        }
+    }
+
+    /// Whether every pixel of the source was added.
+    var isComplete: Bool { pixelsAdded == sourceWidth * sourceHeight }
+
+    /// The reduced bitmap; pixels or blocks that got no source pixel are transparent black.
+    func finish() -> Bitmap {
+        let mode: Bitmap.AlphaMode = !isComplete && alphaMode == .opaque ? .straight : alphaMode
+        if let sums {
+            // Per pass: how many of its columns fall in each output column, how many of its rows
+            // (those added) in each output row.
+            var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: width), count: 7)
+            var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: height), count: 7)
+            for (pass, layout) in Self.passes.enumerated() {
+                var x = layout.column
+                while x < sourceWidth {
+                    columnCounts[pass][x / factor] += 1
+                    x += layout.columnStep
+                }
+                for passRow in 0..<passRowsAdded[pass] {
+                    rowCounts[pass][(layout.row + passRow * layout.rowStep) / factor] += 1
+                }
+            }
+            let weighted = alphaMode == .straight
+            for y in 0..<height {
+                for x in 0..<width {
+                    var count: UInt32 = 0
+                    for pass in 0..<7 { count &+= columnCounts[pass][x] &* rowCounts[pass][y] }
+                    let cell = sums + (y * width + x) * 4
+                    let pixel = output + (y * width + x) * 4
+                    guard count > 0 else { continue }  // stays transparent
+                    let half = count / 2
+                    if weighted {
+                        let alpha = cell[3]
+                        guard alpha > 0 else { continue }
+                        pixel[0] = UInt8(truncatingIfNeeded: (cell[0] + alpha / 2) / alpha)
+                        pixel[1] = UInt8(truncatingIfNeeded: (cell[1] + alpha / 2) / alpha)
+                        pixel[2] = UInt8(truncatingIfNeeded: (cell[2] + alpha / 2) / alpha)
+                        pixel[3] = UInt8(truncatingIfNeeded: (alpha + half) / count)
+                    } else {
+                        pixel[0] = UInt8(truncatingIfNeeded: (cell[0] + half) / count)
+                        pixel[1] = UInt8(truncatingIfNeeded: (cell[1] + half) / count)
+                        pixel[2] = UInt8(truncatingIfNeeded: (cell[2] + half) / count)
+                        pixel[3] = UInt8(truncatingIfNeeded: (cell[3] + half) / count)
+                    }
+                }
+            }
+        }
+        let pixels = [UInt8](UnsafeBufferPointer(start: output, count: width * height * 4))
+        return Bitmap(width: width, height: height, alphaMode: mode, pixels: pixels)
+    }
+}
