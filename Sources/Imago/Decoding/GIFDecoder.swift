@@ -20,7 +20,8 @@ struct GIFDecoder: ImageDecoding {
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         var reader = GIFReader(bytes: [UInt8](data), url: context.url, policy: context.limits.policy)
-        let screen = try reader.readScreen()
+        var screen = try reader.readScreen()
+        (screen.width, screen.height) = reader.canvasSize(of: screen)
         let limits = context.limits
         try limits.checkSource(width: screen.width, height: screen.height, url: context.url)
         _ = try limits.checkedByteCount(width: screen.width, height: screen.height, url: context.url)

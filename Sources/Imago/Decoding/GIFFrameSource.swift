@@ -26,7 +26,8 @@ public struct GIFFrameSource: AnimationFrameSource {
         self.limits = limits
         try limits.check(encodedSize: bytes.count, url: url)
         var scan = GIFReader(bytes: bytes, url: url, policy: limits.policy)
-        let screen = try scan.readScreen()
+        var screen = try scan.readScreen()
+        (screen.width, screen.height) = scan.canvasSize(of: screen)
         try limits.check(width: screen.width, height: screen.height, url: url)
         var count = 0
         scanning: while true {

@@ -57,6 +57,26 @@ struct GIFReader {
         self.isLenient = policy == .lenient
     }
 
+    /// The canvas browsers show: the logical screen, grown under the lenient policy to hold the
+    /// first frame when that frame starts inside it and reaches past its edge (Chromium sizes
+    /// such a GIF to the union of the two). A frame that starts wholly outside is clipped away
+    /// instead, so a stray 16-bit offset cannot ask for a 40000-pixel canvas. Reads ahead on a
+    /// copy; the reader itself does not move.
+    func canvasSize(of screen: Screen) -> (width: Int, height: Int) {
+        guard isLenient else { return (screen.width, screen.height) }
+        var lookahead = self
+        while case .some(let block) = try? lookahead.readBlock() {
+            switch block {
+            case .graphicControl: continue
+            case .end: return (screen.width, screen.height)
+            case .image(let frame):
+                guard frame.x < screen.width && frame.y < screen.height else { return (screen.width, screen.height) }
+                return (max(screen.width, frame.x + frame.width), max(screen.height, frame.y + frame.height))
+            }
+        }
+        return (screen.width, screen.height)
+    }
+
     /// Whether the reader has reached the end of the bytes.
     var isAtEnd: Bool { offset >= bytes.count }
 
