@@ -212,9 +212,20 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
     }
     if (decoder->buffered) {
         int scan = info->input_scan_number;
-        /* After a failed scan, libjpeg's output side would read more input to catch up with it:
-         * count the input one scan ahead so that it shows what is in the coefficient buffer. */
-        if (decoder->input_stopped) info->input_scan_number = scan + 1;
+        if (decoder->input_stopped) {
+            /* The input failed during or after scan `scan`: show the coefficient buffer as of the
+             * scan before it, which libjpeg's output side can produce without reading more input
+             * (an output scan behind the input never consumes). With no complete scan there is
+             * nothing libjpeg can show: grey. Block smoothing reads per-scan state that a failed
+             * scan may have left half set, so it is off. */
+            if (scan <= 1) {
+                decoder->rows_decoded = 0;
+                fill_grey(decoder, pixels, stride, 0);
+                return IMAGO_PARTIAL;
+            }
+            info->do_block_smoothing = FALSE;
+            scan -= 1;
+        }
         jpeg_start_output(info, scan);
     }
     while (info->output_scanline < info->output_height) {
