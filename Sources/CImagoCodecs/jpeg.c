@@ -19,6 +19,16 @@ struct imago_jpeg_decoder {
     int outcome;
     int is_cmyk;
     char message[JMSG_LENGTH_MAX];
+    /* Lenient decoding (imago_jpeg_set_lenient): data warnings are counted, not fatal, and a
+     * failure after the header keeps what decoded. */
+    int lenient;
+    int warnings;
+    char warning[JMSG_LENGTH_MAX]; /* the first data warning passed over */
+    int buffered;       /* a multi-scan file read in buffered-image mode (lenient only) */
+    int start_failed;   /* jpeg_start_decompress failed: nothing decodes, the size is known */
+    int input_stopped;  /* a scan failed while reading input: the scans before it are shown */
+    int output_width, output_height;
+    int rows_decoded;
 };
 
 static void fail(j_common_ptr info, int outcome) {
@@ -43,8 +53,13 @@ static void emit_message(j_common_ptr info, int level) {
         info->err->num_warnings++;
         return;
     default:
-        fail(info, IMAGO_FAILED);
+        break;
     }
+    imago_jpeg_decoder *decoder = (imago_jpeg_decoder *)info->client_data;
+    if (!decoder->lenient) fail(info, IMAGO_FAILED);
+    /* Lenient: carry on as browsers do; libjpeg pads what is missing with grey. */
+    info->err->num_warnings++;
+    if (decoder->warnings++ == 0) (*info->err->format_message)(info, decoder->warning);
 }
 
 static void output_message(j_common_ptr info) { (void)info; /* never print to stderr */ }
@@ -99,8 +114,18 @@ int imago_jpeg_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *heade
     return IMAGO_OK;
 }
 
+void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient) { decoder->lenient = lenient; }
+
 int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height) {
-    if (setjmp(decoder->jump)) return decoder->outcome;
+    if (setjmp(decoder->jump)) {
+        /* Lenient: once the output size is known, a scan that cannot start is a grey picture, as
+         * a browser has the size from the header and shows what decoded (nothing). */
+        if (decoder->outcome != IMAGO_FAILED || !decoder->lenient || decoder->output_width <= 0) return decoder->outcome;
+        decoder->start_failed = 1;
+        *width = decoder->output_width;
+        *height = decoder->output_height;
+        return IMAGO_PARTIAL;
+    }
     struct jpeg_decompress_struct *info = &decoder->info;
     decoder->is_cmyk = info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK;
     /* libjpeg-turbo converts gray and YCbCr straight to RGBA; CMYK comes out as 4 bytes a pixel
@@ -109,6 +134,16 @@ int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *widt
     info->scale_num = (unsigned)scale_numerator;
     info->scale_denom = 8;
     info->dct_method = JDCT_ISLOW;
+    if (decoder->lenient) {
+        jpeg_calc_output_dimensions(info);
+        decoder->output_width = (int)info->output_width;
+        decoder->output_height = (int)info->output_height;
+        /* Buffered-image mode reads the scans one by one, so a scan that fails leaves the ones
+         * before it to show; it holds the same whole-image coefficient buffer that libjpeg
+         * allocates for any multi-scan file. */
+        decoder->buffered = jpeg_has_multiple_scans(info) ? 1 : 0;
+        info->buffered_image = decoder->buffered ? TRUE : FALSE;
+    }
     jpeg_start_decompress(info);
     *width = (int)info->output_width;
     *height = (int)info->output_height;
@@ -130,9 +165,69 @@ static void cmyk_to_rgba(uint8_t *row, JDIMENSION width, int inverted) {
     }
 }
 
-int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
-    if (setjmp(decoder->jump)) return decoder->outcome;
+/* Rows from `first` on, grey as libjpeg pads missing data, opaque. */
+static void fill_grey(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t stride, int first) {
+    for (int y = first < 0 ? 0 : first; y < decoder->output_height; y++) {
+        memset(pixels + (size_t)y * stride, 128, (size_t)decoder->output_width * 4);
+        for (int x = 0; x < decoder->output_width; x++) pixels[(size_t)y * stride + (size_t)x * 4 + 3] = 255;
+    }
+}
+
+/* Buffered mode: reads every scan; a failure stops the input and keeps the scans before it. The
+ * scan limit holds as in jpeg_start_decompress. */
+static int consume_scans(imago_jpeg_decoder *decoder) {
     struct jpeg_decompress_struct *info = &decoder->info;
+    if (setjmp(decoder->jump)) {
+        if (decoder->outcome != IMAGO_FAILED) return decoder->outcome;
+        decoder->input_stopped = 1;
+        return IMAGO_OK;
+    }
+    while (!jpeg_input_complete(info)) {
+        if (info->input_scan_number > decoder->maximum_scans) {
+            decoder->outcome = IMAGO_SCAN_LIMIT;
+            return IMAGO_SCAN_LIMIT;
+        }
+        if (jpeg_consume_input(info) == JPEG_SUSPENDED) break; /* the memory source never suspends */
+    }
+    return IMAGO_OK;
+}
+
+int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
+    struct jpeg_decompress_struct *info = &decoder->info;
+    if (decoder->start_failed) {
+        fill_grey(decoder, pixels, stride, 0);
+        decoder->rows_decoded = 0;
+        return IMAGO_PARTIAL;
+    }
+    if (decoder->buffered) {
+        int consumed = consume_scans(decoder);
+        if (consumed != IMAGO_OK) return consumed;
+    }
+    if (setjmp(decoder->jump)) {
+        if (decoder->outcome != IMAGO_FAILED || !decoder->lenient) return decoder->outcome;
+        /* Lenient: keep the rows already output, grey below. */
+        decoder->rows_decoded = (int)info->output_scanline;
+        fill_grey(decoder, pixels, stride, decoder->rows_decoded);
+        return IMAGO_PARTIAL;
+    }
+    if (decoder->buffered) {
+        int scan = info->input_scan_number;
+        if (decoder->input_stopped) {
+            /* The input failed during or after scan `scan`: show the coefficient buffer as of the
+             * scan before it, which libjpeg's output side can produce without reading more input
+             * (an output scan behind the input never consumes). With no complete scan there is
+             * nothing libjpeg can show: grey. Block smoothing reads per-scan state that a failed
+             * scan may have left half set, so it is off. */
+            if (scan <= 1) {
+                decoder->rows_decoded = 0;
+                fill_grey(decoder, pixels, stride, 0);
+                return IMAGO_PARTIAL;
+            }
+            info->do_block_smoothing = FALSE;
+            scan -= 1;
+        }
+        jpeg_start_output(info, scan);
+    }
     while (info->output_scanline < info->output_height) {
         JSAMPROW row = pixels + (size_t)info->output_scanline * stride;
         if (jpeg_read_scanlines(info, &row, 1) != 1) {
@@ -142,11 +237,19 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
         }
         if (decoder->is_cmyk) cmyk_to_rgba(row, info->output_width, info->saw_Adobe_marker);
     }
+    decoder->rows_decoded = (int)info->output_height;
+    if (decoder->input_stopped) return IMAGO_PARTIAL;
     /* No jpeg_finish_decompress: every pixel is in, and what follows the last scan does not matter. */
     return IMAGO_OK;
 }
 
 const char *imago_jpeg_message(const imago_jpeg_decoder *decoder) { return decoder->message; }
+
+int imago_jpeg_warning_count(const imago_jpeg_decoder *decoder) { return decoder->warnings; }
+
+const char *imago_jpeg_warning(const imago_jpeg_decoder *decoder) { return decoder->warning; }
+
+int imago_jpeg_rows_decoded(const imago_jpeg_decoder *decoder) { return decoder->rows_decoded; }
 
 /* One encoding: libjpeg's state, its error manager, the jump buffer and the output buffer, on the
  * heap so that nothing the longjmp path reads lives in a local modified after setjmp.

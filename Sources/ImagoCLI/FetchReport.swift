@@ -14,6 +14,8 @@ struct FetchReport: Sendable {
         let bytes: Int?
         let file: String?
         let timing: StageTiming
+        /// What a lenient decode repaired in a damaged source, one line each; empty when clean.
+        var repairs: [String] = []
     }
 
     /// Why a URL failed: a stable code and a sentence.
@@ -60,14 +62,15 @@ struct FetchReport: Sendable {
             let loaded = Loaded(
                 source: response.source, format: response.format, size: response.container.pixelSize,
                 frames: response.container.frameCount, bytes: response.encodedByteCount, file: file,
-                timing: response.timing)
+                timing: response.timing, repairs: response.repairs.map(\.description))
             return FetchReport(url: url, result: .success(loaded))
         } catch {
             return FetchReport(url: url, result: .failure(error))
         }
     }
 
-    /// `{"url", "ok", "source", "format", "width", "height", "frames", "bytes"}` or
+    /// `{"url", "ok", "source", "format", "width", "height", "frames", "bytes"}` (with `"repairs"`,
+    /// a list of sentences, when a damaged source was decoded leniently) or
     /// `{"url", "ok": false, "error": {"code", "message"}, "attempts"}`, on one line.
     func jsonLine() -> String {
         var object: [String: JSONValue] = ["url": .string(url), "ok": .bool(ok)]
@@ -82,6 +85,7 @@ struct FetchReport: Sendable {
             if let file = loaded.file { object["file"] = .string(file) }
             object["attempts"] = .int(loaded.timing.attempts)
             object["timing_ms"] = .object(Self.milliseconds(loaded.timing))
+            if !loaded.repairs.isEmpty { object["repairs"] = .array(loaded.repairs.map(JSONValue.string)) }
         case .failure(let error):
             object["error"] = error.json
             if let attempts = error.attempts { object["attempts"] = .int(attempts) }
@@ -112,8 +116,9 @@ struct FetchReport: Sendable {
             let bytes = loaded.bytes.map { ByteCount.format($0) } ?? "-"
             let frames = loaded.frames > 1 ? " \(loaded.frames) frames" : ""
             let file = loaded.file.map { " → \($0)" } ?? ""
+            let repairs = loaded.repairs.isEmpty ? "" : " (damaged: \(loaded.repairs.joined(separator: "; ")))"
             return "ok   \(loaded.source.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
-                + "\(loaded.format) \(loaded.size)\(frames) \(bytes)  \(url)\(file)"
+                + "\(loaded.format) \(loaded.size)\(frames) \(bytes)  \(url)\(file)\(repairs)"
         case .failure(let error):
             return "FAIL \(error.code): \(error.message)"
         }

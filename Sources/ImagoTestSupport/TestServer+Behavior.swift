@@ -22,6 +22,9 @@ extension TestServer {
         /// Serves the resource with chunked transfer encoding and no `Content-Length`, so clients
         /// cannot know the total in advance.
         case chunked(chunkSize: Int = 16 * 1024)
+        /// Serves the resource chunked, sends the first `sendBytes` bytes, then closes the
+        /// connection without the terminating chunk: a chunked body cut off in transit.
+        case truncatedChunked(sendBytes: Int, chunkSize: Int = 16 * 1024)
         /// Sends a chunked body that never ends, until the client closes the connection or the
         /// server shuts down.
         case endless(chunkSize: Int = 16 * 1024)

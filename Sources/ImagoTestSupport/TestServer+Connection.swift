@@ -107,6 +107,18 @@ extension TestServer {
             try await writer.pieces(of: resource.data, size: chunkSize, pause: nil)
             return true
 
+        case .truncatedChunked(let sendBytes, let chunkSize):
+            guard let resource else { return try await notFound(request, with: writer) }
+            try await writer.head(200, headers: headers(of: resource), length: nil)
+            var offset = resource.data.startIndex
+            let end = resource.data.startIndex + min(max(sendBytes, 0), resource.data.count)
+            while offset < end {
+                let next = min(offset + max(1, chunkSize), end)
+                try await writer.body(resource.data[offset..<next])
+                offset = next
+            }
+            return false  // closed with no terminating chunk
+
         case .endless(let chunkSize):
             try await writer.head(200, headers: ["Content-Type": "application/octet-stream"], length: nil)
             let chunk = ByteBuffer(repeating: 0x55, count: max(1, chunkSize))

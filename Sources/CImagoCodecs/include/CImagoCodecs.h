@@ -18,6 +18,9 @@
 #define IMAGO_FAILED 1
 /* A progressive file had more scans than the limit given to imago_jpeg_decoder_create. */
 #define IMAGO_SCAN_LIMIT 2
+/* Lenient decoding stopped at a failure but kept what decoded: imago_jpeg_message says why,
+ * imago_jpeg_rows_decoded how many rows came out before it (the rest is grey). */
+#define IMAGO_PARTIAL 3
 
 /* The colour model of a JPEG as stored. */
 typedef enum {
@@ -46,7 +49,8 @@ void imago_jpeg_decoder_destroy(imago_jpeg_decoder *decoder);
 int imago_jpeg_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *header);
 
 /* Starts decompression at scale_numerator/8 (1...8) and reports the output size. For a progressive
- * file this reads every scan (the scan limit applies here). */
+ * file this reads every scan (the scan limit applies here); a lenient decoder reads them in
+ * imago_jpeg_read_pixels instead, one by one, under the same limit. */
 int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height);
 
 /* Writes the output as RGBA8 rows of `stride` bytes into `pixels` (height * stride bytes). */
@@ -54,6 +58,16 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
 
 /* libjpeg's words for the last failure. */
 const char *imago_jpeg_message(const imago_jpeg_decoder *decoder);
+
+/* Lenient decoding (call before imago_jpeg_start): warnings about corrupt or missing data are
+ * counted instead of failing, and a failure once the output size is known returns IMAGO_PARTIAL
+ * with what decoded (the rest grey, libjpeg's own fill) instead of IMAGO_FAILED. */
+void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient);
+/* How many data warnings lenient decoding passed over, and libjpeg's words for the first. */
+int imago_jpeg_warning_count(const imago_jpeg_decoder *decoder);
+const char *imago_jpeg_warning(const imago_jpeg_decoder *decoder);
+/* Rows output before a failure (the output height after a complete decode). */
+int imago_jpeg_rows_decoded(const imago_jpeg_decoder *decoder);
 
 /* ---------------------------------------------------------------- JPEG encoding */
 

@@ -9,14 +9,19 @@ import Foundation
 /// are checked before each frame is decoded: its own size, the frame count, and the pixels decoded
 /// so far (each frame counts the larger of its own area, which its LZW data must fill, and the
 /// canvas's, which it produces), so a 1x1 canvas cannot carry a thousand huge frames. The task's
-/// cancellation is checked between frames. A frame whose image data ends early fails the whole
-/// decoding rather than showing a partly empty frame.
+/// cancellation is checked between frames.
+///
+/// Damage follows ``DecodingLimits/policy``. Lenient (the default), as browsers do: the first
+/// frame short of data shows the pixels it holds and leaves the rest transparent, an animation cut
+/// off keeps its complete frames, a frame declared 0 pixels wide or high is empty, an LZW code size of 0 decodes, and each repair is listed in
+/// ``ImageContainer/repairs``. Strict: any of these fails the decoding.
 struct GIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        var reader = GIFReader(bytes: [UInt8](data), url: context.url)
-        let screen = try reader.readScreen()
+        var reader = GIFReader(bytes: [UInt8](data), url: context.url, policy: context.limits.policy)
+        var screen = try reader.readScreen()
+        (screen.width, screen.height) = reader.canvasSize(of: screen)
         let limits = context.limits
         try limits.checkSource(width: screen.width, height: screen.height, url: context.url)
         _ = try limits.checkedByteCount(width: screen.width, height: screen.height, url: context.url)
@@ -29,6 +34,7 @@ struct GIFDecoder: ImageDecoding {
         var frames: [AnimationFrame] = []
         var control = GIFReader.GraphicControl()
         var totalPixels = 0
+        var repairs: [ImageRepair] = []
         decoding: while true {
             switch try reader.readBlock() {
             case .graphicControl(let next):
@@ -42,11 +48,30 @@ struct GIFDecoder: ImageDecoding {
                 try limits.check(width: descriptor.width, height: descriptor.height, url: context.url)
                 let decodedArea = max(descriptor.width * descriptor.height, screen.width * screen.height)
                 try limits.addFramePixels(decodedArea, to: &totalPixels, url: context.url)
-                try reader.readImage(descriptor, frameIndex: frames.count, into: &plane, canvasWidth: screen.width)
-                guard let colors = descriptor.localColors ?? screen.globalColors else {
-                    throw reader.failure("frame \(frames.count + 1) has no colour table")
+                if descriptor.width == 0 || descriptor.height == 0 {  // only read when lenient
+                    repairs.append(ImageRepair(.corruptData(
+                        "frame \(frames.count + 1) declares a \(descriptor.width)x\(descriptor.height) frame; drawn empty")))
                 }
-                let shown = canvas.draw(plane, at: descriptor, colors: colors, control: control)
+                let image = try reader.readImage(descriptor, frameIndex: frames.count, into: &plane, canvasWidth: screen.width)
+                if !image.isComplete && !frames.isEmpty && reader.isAtEnd {
+                    // The file ends inside a later frame: the complete frames before it are the
+                    // animation. (A frame short of data inside a whole file shows, as the first does.)
+                    repairs.append(ImageRepair(.framesKept(kept: frames.count, of: nil)))
+                    break decoding
+                }
+                var colors = descriptor.localColors ?? screen.globalColors
+                if colors == nil && context.limits.policy == .lenient {
+                    repairs.append(ImageRepair(.corruptData("frame \(frames.count + 1) has no colour table; drawn black")))
+                    colors = []
+                }
+                guard let colors else { throw reader.failure("frame \(frames.count + 1) has no colour table") }
+                if !image.isComplete {
+                    repairs.append(ImageRepair(.missingPixels(frame: frames.count, count: image.count - image.decoded)))
+                    if let problem = image.problem { repairs.append(ImageRepair(.corruptData(problem))) }
+                }
+                let shown = canvas.draw(
+                    plane, at: descriptor, colors: colors, control: control,
+                    decodedPixels: image.isComplete ? nil : image.decoded)
                 frames.append(try AnimationFrame(bitmap: BoxReducer.reduce(shown, factor: factor), duration: control.duration))
                 control = GIFReader.GraphicControl()
             case .end:
@@ -54,7 +79,7 @@ struct GIFDecoder: ImageDecoding {
             }
         }
         guard let first = frames.first else { throw reader.failure("the file holds no image") }
-        return ImageContainer(image: first.image, format: .gif, frames: frames.count > 1 ? frames : [])
+        return ImageContainer(image: first.image, format: .gif, frames: frames.count > 1 ? frames : [], repairs: repairs)
     }
 }
 #endif
@@ -93,17 +118,24 @@ struct GIFCanvas {
 
     /// Disposes of the previous frame, draws the frame's rectangle from `plane` (one colour index
     /// per canvas pixel) and returns the canvas as shown.
+    ///
+    /// `decodedPixels`: when the frame's data ended early, how many of its pixels (in the order
+    /// they are stored, interlaced or not) decoded; the others are left as they were, transparent
+    /// on a fresh canvas.
     mutating func draw(
-        _ plane: [UInt8], at frame: GIFReader.ImageDescriptor, colors: [RGBA], control: GIFReader.GraphicControl
+        _ plane: [UInt8], at frame: GIFReader.ImageDescriptor, colors: [RGBA], control: GIFReader.GraphicControl,
+        decodedPixels: Int? = nil
     ) -> Bitmap {
         dispose()
         let region = Self.clip(frame, width: width, height: height)
         pendingDisposal = (control.disposal, region, control.disposal == 3 ? pixels : nil)
         let transparent = control.transparentIndex.map(Int.init) ?? -1
         if !region.isEmpty {
+            let decodedColumns = decodedPixels.map { Self.decodedColumns(of: frame, decodedPixels: $0) }
             pixels.withUnsafeMutableBufferPointer { canvas in
                 for y in region.top..<region.bottom {
-                    for x in region.left..<region.right {
+                    let right = decodedColumns.map { min(max(frame.x + $0[y - frame.y], region.left), region.right) } ?? region.right
+                    for x in region.left..<right {
                         let index = Int(plane[y * width + x])
                         if index == transparent { continue }
                         let color = index < colors.count ? colors[index] : RGBA(0, 0, 0)
@@ -118,6 +150,19 @@ struct GIFCanvas {
         }
         let isOpaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
         return Bitmap(width: width, height: height, alphaMode: isOpaque ? .opaque : .straight, pixels: pixels)
+    }
+
+    /// For each row of `frame`, how many of its pixels (from its left edge) decoded when only the
+    /// first `decodedPixels` in stream order did.
+    static func decodedColumns(of frame: GIFReader.ImageDescriptor, decodedPixels: Int) -> [Int] {
+        guard frame.width > 0 else { return [Int](repeating: 0, count: frame.height) }
+        let fullRows = decodedPixels / frame.width, partial = decodedPixels % frame.width
+        var columns = [Int](repeating: 0, count: frame.height)
+        let order = frame.isInterlaced ? GIFReader.interlacedRowOrder(height: frame.height) : Array(0..<frame.height)
+        for (position, row) in order.enumerated() {
+            columns[row] = position < fullRows ? frame.width : position == fullRows ? partial : 0
+        }
+        return columns
     }
 
     /// Applies the previous frame's disposal: 2 clears its rectangle, 3 restores what was before it.

@@ -25,15 +25,18 @@ public struct GIFFrameSource: AnimationFrameSource {
         self.url = url
         self.limits = limits
         try limits.check(encodedSize: bytes.count, url: url)
-        var scan = GIFReader(bytes: bytes, url: url)
-        let screen = try scan.readScreen()
+        var scan = GIFReader(bytes: bytes, url: url, policy: limits.policy)
+        var screen = try scan.readScreen()
+        (screen.width, screen.height) = scan.canvasSize(of: screen)
         try limits.check(width: screen.width, height: screen.height, url: url)
         var count = 0
         scanning: while true {
             switch try scan.readBlock() {
             case .image(let descriptor):
                 try limits.check(width: descriptor.width, height: descriptor.height, url: url)
-                try scan.skipImage(frameIndex: count)
+                let isComplete = try scan.skipImage(frameIndex: count)
+                // Lenient: a frame cut off by the end of the file plays only when it is the first.
+                if !isComplete && count > 0 { break scanning }
                 count += 1
                 if count > limits.maximumFrameCount {
                     throw .limitExceeded(url, .frameCount(count: count, limit: limits.maximumFrameCount))
@@ -48,7 +51,7 @@ public struct GIFFrameSource: AnimationFrameSource {
         frameCount = count
         loopCount = Self.loopCount(in: bytes)
         self.screen = screen
-        reader = GIFReader(bytes: bytes, url: url)
+        reader = GIFReader(bytes: bytes, url: url, policy: limits.policy)
         _ = try reader.readScreen()
         canvas = GIFCanvas(width: screen.width, height: screen.height)
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)
@@ -62,11 +65,14 @@ public struct GIFFrameSource: AnimationFrameSource {
             case .graphicControl(let next):
                 control = next
             case .image(let descriptor):
-                try reader.readImage(descriptor, frameIndex: decoded, into: &plane, canvasWidth: screen.width)
-                guard let colors = descriptor.localColors ?? screen.globalColors else {
+                let image = try reader.readImage(descriptor, frameIndex: decoded, into: &plane, canvasWidth: screen.width)
+                let lenientColors: [RGBA]? = limits.policy == .lenient ? [] : nil
+                guard let colors = descriptor.localColors ?? screen.globalColors ?? lenientColors else {
                     throw reader.failure("frame \(decoded + 1) has no colour table")
                 }
-                let shown = canvas.draw(plane, at: descriptor, colors: colors, control: control)
+                let shown = canvas.draw(
+                    plane, at: descriptor, colors: colors, control: control,
+                    decodedPixels: image.isComplete ? nil : image.decoded)
                 decoded += 1
                 return try AnimationFrame(bitmap: shown, duration: FrameTiming.displayDuration(control.duration))
             case .end:
@@ -77,7 +83,7 @@ public struct GIFFrameSource: AnimationFrameSource {
 
     /// Back to the first frame: a fresh reader, a transparent canvas.
     private mutating func rewind() throws(ImagePipeline.Error) {
-        reader = GIFReader(bytes: bytes, url: url)
+        reader = GIFReader(bytes: bytes, url: url, policy: limits.policy)
         _ = try reader.readScreen()
         canvas = GIFCanvas(width: screen.width, height: screen.height)
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)

@@ -12,7 +12,8 @@ public struct ImageRepair: Sendable, Hashable, CustomStringConvertible {
         /// An animation was cut short: `kept` complete frames of `of` (`nil` when the file does
         /// not say how many it had).
         case framesKept(kept: Int, of: Int?)
-        /// A frame's image data ended `count` pixels early; those pixels are transparent.
+        /// A frame's image data ended `count` pixels early; those pixels are transparent. `frame`
+        /// counts from 0; the description counts from 1 ("frame 1: 12 pixels missing").
         case missingPixels(frame: Int, count: Int)
         /// A checksum (a PNG chunk CRC, a zlib Adler-32) did not match and was ignored.
         case ignoredChecksum
@@ -35,7 +36,7 @@ public struct ImageRepair: Sendable, Hashable, CustomStringConvertible {
         case .framesKept(let kept, let total):
             "\(kept) frame\(kept == 1 ? "" : "s")" + (total.map { " of \($0)" } ?? "") + " kept"
         case .missingPixels(let frame, let count):
-            "frame \(frame): \(count) pixel\(count == 1 ? "" : "s") missing"
+            "frame \(frame + 1): \(count) pixel\(count == 1 ? "" : "s") missing"
         case .ignoredChecksum:
             "checksum mismatch ignored"
         case .corruptData(let detail):

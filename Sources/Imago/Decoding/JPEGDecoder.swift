@@ -8,9 +8,13 @@ import Foundation
 /// The source limits are checked against the header before libjpeg allocates anything, and the
 /// limits on what is held against the DCT-scaled output. With a target size it
 /// decodes at the smallest DCT scale (1/8 … 8/8) that still covers the target, so a 12-megapixel
-/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail. Any libjpeg warning about the data
-/// itself (premature end, corrupt entropy data) fails the decoding: libjpeg would otherwise pad
-/// the missing part with grey.
+/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail.
+///
+/// Damage at the source follows ``DecodingLimits/policy``. Lenient (the default), as browsers do:
+/// after a warning about the data (premature end, corrupt entropy data) libjpeg's output is kept,
+/// with its grey fill; a failure once the header has given the size keeps the rows (or, for a
+/// progressive file, the scans) that decoded, grey below; each is listed in
+/// ``ImageContainer/repairs``. Strict: any such warning or failure fails the decoding.
 struct JPEGDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
@@ -24,6 +28,8 @@ struct JPEGDecoder: ImageDecoding {
             guard let base = bytes.baseAddress, let decoder = imago_jpeg_decoder_create(base, bytes.count, scans)
             else { throw .decodingFailed(context.url, .jpeg, reason: "libjpeg could not start (out of memory)") }
             defer { imago_jpeg_decoder_destroy(decoder) }
+            let lenient = context.limits.policy == .lenient
+            imago_jpeg_set_lenient(decoder, lenient ? 1 : 0)
 
             var header = imago_jpeg_header()
             try check(imago_jpeg_read_header(decoder, &header), decoder, context)
@@ -33,7 +39,8 @@ struct JPEGDecoder: ImageDecoding {
                 width: Int(header.width), height: Int(header.height), target: context.targetPixelSize)
             var width: Int32 = 0
             var height: Int32 = 0
-            try check(imago_jpeg_start(decoder, Int32(scale), &width, &height), decoder, context)
+            let started = imago_jpeg_start(decoder, Int32(scale), &width, &height)
+            if started != IMAGO_PARTIAL { try check(started, decoder, context) }
 
             let byteCount = try context.limits.checkedByteCount(
                 width: Int(width), height: Int(height), url: context.url)
@@ -41,13 +48,15 @@ struct JPEGDecoder: ImageDecoding {
             var status = IMAGO_FAILED
             let pixels = [UInt8].filled(count: byteCount) { buffer in
                 status = imago_jpeg_read_pixels(decoder, buffer, bytesPerRow)
-                return status == IMAGO_OK
+                return status == IMAGO_OK || status == IMAGO_PARTIAL
             }
-            try check(status, decoder, context)
+            if status != IMAGO_PARTIAL { try check(status, decoder, context) }
             guard let pixels else { throw .decodingFailed(context.url, .jpeg, reason: "no pixel buffer") }
             let bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
             let orientation = EXIFOrientation(jpeg: bytes) ?? .up
-            return try ImageContainer(bitmap: orientation.apply(to: bitmap), format: .jpeg)
+            var container = try ImageContainer(bitmap: orientation.apply(to: bitmap), format: .jpeg)
+            container.repairs = Self.repairs(status: status, height: Int(height), decoder: decoder)
+            return container
         }
     }
 
@@ -58,6 +67,23 @@ struct JPEGDecoder: ImageDecoding {
         let longer = max(width, height)
         // libjpeg rounds scaled dimensions up: ceil(longer * n / 8).
         return (1...8).first { (longer * $0 + 7) / 8 >= target } ?? 8
+    }
+
+    /// What a lenient decode passed over: the first data warning (with how many there were) and,
+    /// after a failure, why it stopped and the rows of the decoded (unrotated) image left grey.
+    static func repairs(status: Int32, height: Int, decoder: OpaquePointer) -> [ImageRepair] {
+        var repairs: [ImageRepair] = []
+        let warnings = Int(imago_jpeg_warning_count(decoder))
+        if warnings > 0 {
+            let first = String(cString: imago_jpeg_warning(decoder))
+            repairs.append(ImageRepair(.corruptData(warnings == 1 ? first : "\(first) (and \(warnings - 1) more warnings)")))
+        }
+        if status == IMAGO_PARTIAL {
+            repairs.append(ImageRepair(.corruptData("decoding stopped: " + String(cString: imago_jpeg_message(decoder)))))
+            let rows = min(max(Int(imago_jpeg_rows_decoded(decoder)), 0), height)
+            if rows < height { repairs.append(ImageRepair(.missingRows(rows..<height))) }
+        }
+        return repairs
     }
 
     private func check(

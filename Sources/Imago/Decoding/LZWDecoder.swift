@@ -8,16 +8,21 @@ struct LZWDecoder {
     enum Failure: Error {
         /// A code referred to a table entry that does not exist yet.
         case invalidCode(Int)
-        /// The minimum code size byte is outside 1…11.
+        /// The minimum code size byte is outside 1…11 (0…11 when code size 0 is allowed).
         case invalidCodeSize(Int)
     }
 
     /// Decodes `compressed` and hands each run of indices to `emit`; returns how many indices were
     /// emitted, at most `capacity`. Fewer than `capacity` means the data ended early.
+    ///
+    /// A minimum code size of 0, which broken encoders write, is refused unless
+    /// `allowsCodeSizeZero` (lenient decoding): then, as in browsers, the clear code is 1 and
+    /// codes start one bit wide.
     static func decode(
-        _ compressed: [UInt8], minimumCodeSize: Int, capacity: Int, emit: (UnsafeBufferPointer<UInt8>) -> Void
+        _ compressed: [UInt8], minimumCodeSize: Int, capacity: Int, allowsCodeSizeZero: Bool = false,
+        emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(Failure) -> Int {
-        guard (1...11).contains(minimumCodeSize) else { throw .invalidCodeSize(minimumCodeSize) }
+        guard ((allowsCodeSizeZero ? 0 : 1)...11).contains(minimumCodeSize) else { throw .invalidCodeSize(minimumCodeSize) }
         let clear = 1 << minimumCodeSize
         let end = clear + 1
         var prefix = [UInt16](repeating: 0, count: 4096)
@@ -86,7 +91,9 @@ struct LZWDecoder {
                     prefix[next] = UInt16(previous)
                     suffix[next] = first
                     next += 1
-                    if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }
+                    // `>=`: with a minimum code size of 0 or 1 the first new code is already past
+                    // what the starting width can name.
+                    if next >= 1 << codeSize && codeSize < 12 { codeSize += 1 }
                 }
                 previous = code
             }

@@ -111,11 +111,15 @@ extension ImagePipeline {
             }
         }
 
-        /// Whether a second attempt could succeed (connection trouble, timeouts, 408, 429, 5xx).
+        /// Whether a second attempt could succeed (connection trouble, timeouts, a body cut off
+        /// short of its declared length, 408, 429, 5xx).
         public var isTransient: Bool {
             switch self {
             case .gaveUp(let last, _): last.isTransient
             case .timedOut, .connectionFailed: true
+            // A body cut off short of its declared length broke in transit: the next attempt
+            // may arrive whole. (More bytes than declared is the server's own error.)
+            case .bodyLengthMismatch(_, let expected, let received): received < expected
             case .httpStatus(_, let status, _): status == 408 || status == 429 || (500...599).contains(status)
             default: false
             }

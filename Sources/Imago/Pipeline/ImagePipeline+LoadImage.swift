@@ -46,6 +46,7 @@ extension ImagePipeline {
         }
         timing.decode = clock.now - decodeStart
         metrics.decodeDuration.recordInterval(since: decodeStart, now: clock.now)
+        logRepairs(of: decoded, for: request)
         let processStart = clock.now
         let processed = try process(decoded, for: request)
         if request.isProcessed { timing.process = clock.now - processStart }
@@ -128,6 +129,15 @@ extension ImagePipeline {
             format: format, url: request.url, limits: configuration.decodingLimits,
             targetPixelSize: request.thumbnailPixelSize)
         return try configuration.decoder.decode(data, context: context)
+    }
+
+    /// A lenient decode of a damaged source is logged once, at `notice`: the image shows, but not
+    /// as its author made it.
+    private func logRepairs(of container: ImageContainer, for request: ImageRequest) {
+        guard !container.repairs.isEmpty else { return }
+        let repairs = container.repairs.map(\.description).joined(separator: "; ")
+        configuration.logger.notice(
+            "Decoded a damaged \(container.format) from \(configuration.logged(request.url)), as browsers show it: \(repairs)")
     }
 
     private func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {

@@ -34,6 +34,33 @@ extension CLITests {
             }
         }
 
+        /// A damaged source decoded leniently says so: `"repairs"`, one sentence each, only then.
+        @Test func jsonLineOfADamagedImageListsItsRepairs() async throws {
+            try await withCLISandbox { sandbox in
+                try await withTestServer { server in
+                    let whole = try Fixtures.jpeg(width: 320, height: 240, seed: 2)
+                    server.set("/cut.jpg", data: whole.prefix(whole.count / 2), contentType: "image/jpeg")
+                    server.set("/whole.jpg", data: whole, contentType: "image/jpeg")
+                    let urls = ["/cut.jpg", "/whole.jpg"].map { server.url(for: $0).absoluteString }
+
+                    let result = try await sandbox.imago(["fetch", "--json", "--no-disk-cache"] + urls)
+                    #expect(result.exited(with: 0), "\(result.errorOutput)")
+                    let lines = try sandbox.jsonLines(result)
+                    let cut = try #require(lines.first { $0["url"]?.string == urls[0] })
+                    #expect(cut["ok"]?.bool == true)
+                    #expect(cut["width"]?.int == 320 && cut["height"]?.int == 240)
+                    guard case .array(let repairs)? = cut["repairs"] else {
+                        Issue.record("no repairs in \(cut)")
+                        return
+                    }
+                    #expect(!repairs.isEmpty)
+                    #expect(repairs.contains { $0.string?.localizedCaseInsensitiveContains("premature end") == true }, "\(repairs)")
+                    let clean = try #require(lines.first { $0["url"]?.string == urls[1] })
+                    #expect(clean["repairs"] == nil)
+                }
+            }
+        }
+
         @Test func jsonLineOfASuccessHasEveryFieldWithItsType() async throws {
             try await withCLISandbox { sandbox in
                 try await withTestServer { server in

@@ -31,7 +31,8 @@ import Testing
         #expect(error == .limitExceeded(nil, .sourcePixelCount(width: 65_535, height: 65_535, limit: 500_000_000)))
     }
 
-    /// Truncated files fail; libjpeg would otherwise return the top of the picture over grey.
+    /// Under the strict policy truncated files fail, as before lenient decoding (the default, in
+    /// LenientDecodingTests) existed; libjpeg would otherwise return the top of the picture over grey.
     @Test(arguments: [
         ("jpeg-baseline", ImageFormat.jpeg), ("jpeg-progressive", .jpeg), ("jpeg-cmyk", .jpeg),
         ("png-rgba", .png), ("png-rgba-interlaced", .png), ("gif-still", .gif), ("gif-animated", .gif),
@@ -42,7 +43,7 @@ import Testing
         for fraction in [0.3, 0.6, 0.9] {
             let cut = data.prefix(Int(Double(data.count) * fraction))
             let error = #expect(throws: ImagePipeline.Error.self, "\(name) cut at \(fraction)") {
-                try ImageDecoder.decode(cut)
+                try ImageDecoder.decode(cut, limits: LenientDecodingTests.strict)
             }
             guard case .decodingFailed(_, let failedFormat, let reason)? = error else {
                 Issue.record("\(name) cut at \(fraction): expected decodingFailed, got \(String(describing: error))")
@@ -55,7 +56,9 @@ import Testing
 
     @Test func truncatedJPEGNamesPrematureEnd() throws {
         let data = try Fixture.named("jpeg-baseline").data()
-        let error = #expect(throws: ImagePipeline.Error.self) { try ImageDecoder.decode(data.prefix(data.count - 100)) }
+        let error = #expect(throws: ImagePipeline.Error.self) {
+            try ImageDecoder.decode(data.prefix(data.count - 100), limits: LenientDecodingTests.strict)
+        }
         guard case .decodingFailed(_, .jpeg, let reason)? = error else { return }
         #expect(reason.localizedCaseInsensitiveContains("premature end"), "\(reason)")
     }
@@ -93,7 +96,9 @@ import Testing
         // the block length) with codes beyond the table.
         let descriptor = data[(13 + 8 * 3)...].firstIndex(of: 0x2C)!
         for index in (descriptor + 12)..<(descriptor + 30) { data[index] = 0xFF }
-        let error = #expect(throws: ImagePipeline.Error.self) { try ImageDecoder.decode(Data(data)) }
+        let error = #expect(throws: ImagePipeline.Error.self) {
+            try ImageDecoder.decode(Data(data), limits: LenientDecodingTests.strict)
+        }
         guard case .decodingFailed(_, .gif, let reason)? = error else { return }
         #expect(reason.contains("LZW"))
     }

@@ -31,6 +31,11 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         return result
     }
 
+    /// A loader of this kind for a pipeline, which shuts it down with itself.
+    func makeDataLoader(_ configuration: DataLoaderConfiguration = DataLoaderConfiguration()) -> any DataLoading {
+        makeLoader(configuration).0
+    }
+
     private func makeLoader(
         _ configuration: DataLoaderConfiguration
     ) -> (any DataLoading, shutdown: @Sendable () async throws -> Void) {
