@@ -75,7 +75,7 @@ enum MemoryCacheBenchmark {
                 baseline: m[2], extra: [("ImageRequest.processedKey alone", m[3])], repetitions: repetitions),
         ]
         figures += try threads(
-            repetitions: repetitions, cache: cache, bare: bare, keys: keys, order: order)
+            repetitions: repetitions, cache: cache, dictionary: dictionary, keys: keys, order: order)
         figures.append(zipfHitRate(repetitions: repetitions, quick: quick))
         return figures
     }
@@ -83,7 +83,7 @@ enum MemoryCacheBenchmark {
     /// Hits per second with 1, 2 and as many threads as the machine has, every thread looking up
     /// the same scattered keys: the cache beside the bare dictionary behind one mutex.
     static func threads(
-        repetitions: Int, cache: MemoryCache<CacheKey, ImageContainer>, bare: Mutex<[CacheKey: ImageContainer]>,
+        repetitions: Int, cache: MemoryCache<CacheKey, ImageContainer>, dictionary: [CacheKey: ImageContainer],
         keys: [CacheKey], order: [Int]
     ) throws -> [Figure] {
         let counts = Array(Set([1, 2, ProcessInfo.processInfo.activeProcessorCount])).sorted()
@@ -108,7 +108,7 @@ enum MemoryCacheBenchmark {
                     return Double(order.count * threadCount) / seconds
                 }
             }
-            let bareBox = BareDictionary(bare: bare)
+            let bareBox = BareDictionary(dictionary)
             let m = try Interleaved(repetitions: repetitions).run([
                 hitsPerSecond { cache.value(forKey: $0) != nil },
                 hitsPerSecond { bareBox.contains($0) },
@@ -159,9 +159,7 @@ enum MemoryCacheBenchmark {
 /// The bare dictionary behind its mutex, as a `Sendable` reference the threads share.
 private final class BareDictionary: Sendable {
     let bare: Mutex<[CacheKey: ImageContainer]>
-    init(bare: borrowing Mutex<[CacheKey: ImageContainer]>) {
-        self.bare = Mutex(bare.withLock { $0 })
-    }
+    init(_ dictionary: [CacheKey: ImageContainer]) { bare = Mutex(dictionary) }
     func contains(_ key: CacheKey) -> Bool { bare.withLock { $0[key] } != nil }
 }
 

@@ -22,8 +22,8 @@ extension DiskCache {
         /// How often hits are written to the entry files' modification times, where other processes
         /// (and later runs) read recency for LRU eviction. A hit itself writes nothing: it updates
         /// this process's index in memory, and the times are written in one batch once this long
-        /// has passed (on the injected clock) or 1,024 entries wait, and also before each directory
-        /// scan, on ``DiskCache/sweep()`` and when the cache is released. Default: 30 seconds.
+        /// has passed (on the injected clock), and also before each directory scan, on
+        /// ``DiskCache/sweep()`` and when the cache is released. Default: 30 seconds.
         public var recencyPersistenceInterval: Duration
 
         public init(

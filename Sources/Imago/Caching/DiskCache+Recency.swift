@@ -14,11 +14,14 @@ extension DiskCache {
     ///
     /// A hit used to stamp its file with `futimens`, a metadata write on every read. Now a hit
     /// updates this process's index in memory and lands here; the journal hands its touches back
-    /// for writing at most once per ``Configuration/recencyPersistenceInterval`` or every
-    /// ``maximumPending`` names, and the cache also writes them before it scans the directory
-    /// (so its own eviction sees them), when it sweeps, and when it is released. Other processes
-    /// therefore see recency that is at most one interval old: LRU across processes stays
-    /// approximately right at a fraction of the cost.
+    /// for writing at most once per ``Configuration/recencyPersistenceInterval``, and the cache
+    /// also writes them before it scans the directory (so its own eviction sees them), when it
+    /// sweeps, and when it is released. Other processes therefore see recency that is at most one
+    /// interval old: LRU across processes stays approximately right at a fraction of the cost.
+    ///
+    /// The journal holds at most ``maximumPending`` names; hits on further names until the next
+    /// hand-back still count in this process's index but are not written (writing them early
+    /// would bring back a write per hit when many distinct entries are read).
     struct RecencyJournal {
         /// One entry's latest hit.
         struct Touch: Equatable {
@@ -28,28 +31,26 @@ extension DiskCache {
             var inode: UInt64
         }
 
-        /// At most this many names wait; one more makes the journal hand them all back.
-        static let maximumPending = 1_024
+        /// At most this many names wait (about 100 bytes each).
+        static let maximumPending = 4_096
 
         private(set) var pending: [String: Touch] = [:]
         /// When touches were last handed back; nil until the first hit (which starts the interval).
         private var lastDrain: TimeInterval?
 
         /// Records a hit at `time`. Returns the touches to write now: empty unless `interval`
-        /// seconds have passed since the last hand-back or the journal is full.
+        /// seconds have passed since the last hand-back (the first hit starts the interval).
         mutating func record(_ name: String, inode: UInt64, at time: TimeInterval, interval: TimeInterval) -> [String: Touch] {
-            let touch = Touch(time: time, inode: inode)
-            if let previous = pending[name], previous.inode == inode, previous.time >= time {
-                // Nothing newer to say.
-            } else {
-                pending[name] = touch
+            if let previous = pending[name] {
+                if previous.inode != inode || previous.time < time { pending[name] = Touch(time: time, inode: inode) }
+            } else if pending.count < Self.maximumPending {
+                pending[name] = Touch(time: time, inode: inode)
             }
             guard let lastDrain else {
                 self.lastDrain = time
-                return pending.count >= Self.maximumPending ? drain(at: time) : [:]
+                return [:]
             }
-            guard time - lastDrain >= interval || pending.count >= Self.maximumPending else { return [:] }
-            return drain(at: time)
+            return time - lastDrain >= interval ? drain(at: time) : [:]
         }
 
         /// Hands back every waiting touch and empties the journal.

@@ -90,8 +90,8 @@ private struct SHA256 {
     }
 
     private mutating func compress(block: UnsafeRawBufferPointer) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        schedule.withUnsafeMutableBufferPointer { w in
+        // The message schedule lives on the stack: a heap array per block cost more than the rounds.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for t in 0..<16 {
                 w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
             }
