@@ -40,12 +40,13 @@ struct ImagoBench {
         var figures: [Figure] = []
         if only == "cache" {
             // `--only cache`: the memory and disk cache figures and the start-up of a large disk cache.
+            let smoke = arguments.contains("--quick")
             note("memory cache")
-            figures += try MemoryCacheBenchmark.run(repetitions: repetitions)
+            figures += try MemoryCacheBenchmark.run(repetitions: repetitions, quick: smoke)
             note("disk cache")
-            figures += try DiskCacheBenchmark.run(repetitions: repetitions, directory: directory, python: python)
+            figures += try DiskCacheBenchmark.run(repetitions: repetitions, directory: directory, python: python, quick: smoke)
             note("disk cache start-up")
-            figures += try CacheStartupBenchmark.run(repetitions: repetitions, directory: directory, quick: false)
+            figures += try CacheStartupBenchmark.run(repetitions: repetitions, directory: directory, quick: smoke)
             print(Report(
                 machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
                 figures: figures, seconds: (ContinuousClock.now - started).seconds).table())

@@ -184,11 +184,13 @@ struct ZipfSampler {
 
     init(count: Int, exponent: Double) {
         var total = 0.0
-        cumulative = (0..<count).map { rank in
+        var sums: [Double] = []
+        sums.reserveCapacity(count)
+        for rank in 0..<count {
             total += 1 / pow(Double(rank + 1), exponent)
-            return total
+            sums.append(total)
         }
-        cumulative = cumulative.map { $0 / total }
+        cumulative = sums.map { $0 / total }
         var generator = SplitMix64(seed: 42)
         permutation = Array(0..<count).shuffled(using: &generator)
     }

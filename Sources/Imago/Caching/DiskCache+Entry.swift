@@ -99,7 +99,8 @@ struct EntryHeader: Equatable {
             bytes.appendLittleEndian(UInt32(value.utf8.count))
             bytes += value.utf8
         }
-        bytes.appendLittleEndian(bytes.withUnsafeBytes { Self.checksum($0, version: version) })
+        let headerChecksum = bytes.withUnsafeBytes { Self.checksum($0, version: version) }
+        bytes.appendLittleEndian(headerChecksum)
         return bytes
     }
 
