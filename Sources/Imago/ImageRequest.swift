@@ -8,7 +8,9 @@ import FoundationNetworking
 /// and the priority.
 public struct ImageRequest: Sendable {
     /// The image's http or https URL.
-    public var url: URL
+    public var url: URL {
+        didSet { keys = CacheKeys(self) }
+    }
     /// Extra HTTP headers sent with the download. They do not take part in the cache key.
     public var headers: [String: String]
     /// Names of ``headers`` that are credentials (API keys, signed tokens), dropped when a
@@ -17,15 +19,24 @@ public struct ImageRequest: Sendable {
     public var credentialHeaderNames: Set<String> = []
     /// When set, the image is scaled down so its longer side is at most this many pixels; JPEGs
     /// are decoded at a reduced scale so the full-size image is never held.
-    public var thumbnailPixelSize: Int?
+    public var thumbnailPixelSize: Int? {
+        didSet { keys = CacheKeys(self) }
+    }
     /// Processors applied in order after decoding (and after the thumbnail).
-    public var processors: [any ImageProcessing]
+    public var processors: [any ImageProcessing] {
+        didSet { keys = CacheKeys(self) }
+    }
     /// Which caches to read and write, and whether the network may be used.
     public var cachePolicy: CachePolicy
     /// The download's place in the queue; see ``ImageRequest/Priority``.
     public var priority: Priority
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
-    public var cacheKeyOverride: String?
+    public var cacheKeyOverride: String? {
+        didSet { keys = CacheKeys(self) }
+    }
+    /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt whenever
+    /// a field they depend on changes, so a cache lookup builds no string.
+    private var keys = CacheKeys.empty
 
     /// A request for `url`.
     public init(
@@ -40,6 +51,7 @@ public struct ImageRequest: Sendable {
         self.cachePolicy = cachePolicy
         self.priority = priority
         self.cacheKeyOverride = cacheKeyOverride
+        self.keys = CacheKeys(self)
     }
 
     /// A request for the URL and headers of `urlRequest`.
@@ -55,22 +67,40 @@ public struct ImageRequest: Sendable {
 
     /// Key of the downloaded bytes: the URL (or ``cacheKeyOverride``), escaped so that it can never
     /// read as a processed key (see ``CacheKey``).
-    public var originalKey: CacheKey { CacheKey.original(cacheKeyOverride ?? url.absoluteString) }
+    /// Kept with the request: reading it builds nothing.
+    public var originalKey: CacheKey { keys.original }
 
     /// Key of the final image: the original key, then the thumbnail and every processor's
     /// identifier, each length-prefixed after an unambiguous separator (see ``CacheKey``).
-    public var processedKey: CacheKey {
-        var key = originalKey
-        var isFirst = true
-        if let thumbnailPixelSize {
-            key.appendStep(ThumbnailProcessor(maximumPixelSize: thumbnailPixelSize).identifier, isFirst: true)
-            isFirst = false
+    /// Kept with the request: reading it builds nothing.
+    public var processedKey: CacheKey { keys.processed }
+
+    /// A request's two cache keys, built together.
+    private struct CacheKeys: Sendable {
+        var original: CacheKey
+        var processed: CacheKey
+
+        static let empty = CacheKeys(original: CacheKey(""), processed: CacheKey(""))
+
+        private init(original: CacheKey, processed: CacheKey) {
+            self.original = original
+            self.processed = processed
         }
-        for processor in processors {
-            key.appendStep(processor.identifier, isFirst: isFirst)
-            isFirst = false
+
+        init(_ request: ImageRequest) {
+            original = CacheKey.original(request.cacheKeyOverride ?? request.url.absoluteString)
+            var key = original
+            var isFirst = true
+            if let thumbnailPixelSize = request.thumbnailPixelSize {
+                key.appendStep(ThumbnailProcessor(maximumPixelSize: thumbnailPixelSize).identifier, isFirst: true)
+                isFirst = false
+            }
+            for processor in request.processors {
+                key.appendStep(processor.identifier, isFirst: isFirst)
+                isFirst = false
+            }
+            processed = key
         }
-        return key
     }
 
     /// Whether any transformation applies after decoding.

@@ -13,7 +13,8 @@ enum DiskCacheBenchmark {
     static let payloadSize = 50 * 1024
     static let entries = 500
 
-    static func run(repetitions: Int, directory: URL, python: PythonWorker?) throws -> [Figure] {
+    static func run(repetitions: Int, directory: URL, python: PythonWorker?, quick: Bool = false) throws -> [Figure] {
+        let entries = quick ? 50 : Self.entries
         var random = SystemRandomNumberGenerator()
         let payload = Data((0..<payloadSize).map { _ in UInt8.random(in: 0...255, using: &random) })
         let cacheDirectory = directory.appendingPathComponent("imago-disk")

@@ -38,6 +38,20 @@ struct ImagoBench {
         }
 
         var figures: [Figure] = []
+        if only == "cache" {
+            // `--only cache`: the memory and disk cache figures and the start-up of a large disk cache.
+            let smoke = arguments.contains("--quick")
+            note("memory cache")
+            figures += try MemoryCacheBenchmark.run(repetitions: repetitions, quick: smoke)
+            note("disk cache")
+            figures += try DiskCacheBenchmark.run(repetitions: repetitions, directory: directory, python: python, quick: smoke)
+            note("disk cache start-up")
+            figures += try CacheStartupBenchmark.run(repetitions: repetitions, directory: directory, quick: smoke)
+            print(Report(
+                machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
+                figures: figures, seconds: (ContinuousClock.now - started).seconds).table())
+            return
+        }
         if only == "thumbnails" {
             note("thumbnails of whole files, Imago, libvips and Pillow in child processes")
             figures += try ThumbnailBenchmark.run(repetitions: repetitions, directory: directory)

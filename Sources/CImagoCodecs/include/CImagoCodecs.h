@@ -157,4 +157,8 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
 
 #include "CImagoHEIFAVIF.h"
 
+/* ---------------------------------------------------------------- CRC-32C (the disk cache's checksums) */
+
+#include "CImagoChecksum.h"
+
 #endif

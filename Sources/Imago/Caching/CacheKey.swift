@@ -6,11 +6,31 @@
 /// a ``ImageRequest/cacheKeyOverride``), then each processing step's identifier prefixed with its
 /// UTF-8 length (`14:thumbnail(256)`). A URL whose fragment reads `#thumbnail(256)` therefore stays
 /// an unprocessed key.
+///
+/// A key hashes its text once, when it is made (or its ``rawValue`` changes), and keeps the
+/// result: a cache lookup hashes one integer instead of a long URL, and two different keys
+/// almost always differ at their first comparison.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public var rawValue: String
+    public var rawValue: String {
+        didSet { hashCode = rawValue.hashValue }
+    }
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    /// `rawValue.hashValue`, computed once. Like every Swift hash it is seeded per process, so it
+    /// never leaves memory (disk entries are named by ``StableHash``).
+    private var hashCode: Int
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        self.hashCode = rawValue.hashValue
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }
+
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.hashCode == rhs.hashCode && lhs.rawValue == rhs.rawValue
+    }
 
     /// The raw value with the processing separator shown as ` | `, for logs and messages.
     public var description: String {
@@ -41,9 +61,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible, Expressible
     /// Appends one processing step (an identifier) to this key; the first step adds the separator.
     /// Builds in place, so a processed key costs one string and no intermediate arrays.
     mutating func appendStep(_ identifier: String, isFirst: Bool) {
-        if isFirst { rawValue.unicodeScalars.append(Unicode.Scalar(Self.separator)) }
-        rawValue += String(identifier.utf8.count)
-        rawValue += ":"
-        rawValue += identifier
+        var text = rawValue
+        rawValue = ""  // leaves `text` the only owner of the storage, so it grows in place
+        if isFirst { text.unicodeScalars.append(Unicode.Scalar(Self.separator)) }
+        text += String(identifier.utf8.count)
+        text += ":"
+        text += identifier
+        rawValue = text
     }
 }

@@ -19,15 +19,23 @@ extension DiskCache {
         /// reported, once per operation and `errno`, not on every request. Default: a logger
         /// labelled `imago.disk-cache` that discards everything.
         public var logger: Logger
+        /// How often hits are written to the entry files' modification times, where other processes
+        /// (and later runs) read recency for LRU eviction. A hit itself writes nothing: it updates
+        /// this process's index in memory, and the times are written in one batch once this long
+        /// has passed (on the injected clock), and also before each directory scan, on
+        /// ``DiskCache/sweep()`` and when the cache is released. Default: 30 seconds.
+        public var recencyPersistenceInterval: Duration
 
         public init(
             sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024,
-            logger: Logger = Logger(label: "imago.disk-cache", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "imago.disk-cache", factory: { _ in SwiftLogNoOpLogHandler() }),
+            recencyPersistenceInterval: Duration = .seconds(30)
         ) {
             self.sizeLimit = sizeLimit
             self.entryLifetime = entryLifetime
             self.maximumEntrySize = maximumEntrySize
             self.logger = logger
+            self.recencyPersistenceInterval = recencyPersistenceInterval
         }
     }
 

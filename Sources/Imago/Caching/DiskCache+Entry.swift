@@ -30,11 +30,18 @@ extension DiskCache {
 /// 20  payload CRC-32          24 payload length (UInt64)
 /// 32  created at (Float64)    40 expires at (Float64, 0 when there is no expiry)
 /// 48  key (UTF-8), then per metadata pair: UInt32 length, UTF-8 name, UInt32 length, UTF-8 value
-///     (pairs sorted by name), then the CRC-32 of every header byte before it (UInt32)
+///     (pairs sorted by name), then the checksum of every header byte before it (UInt32)
 /// ```
+///
+/// Both checksums are CRC-32C in format version 2 (written since the checksum moved to the CPU's
+/// crc32c instructions) and zlib's CRC-32 in version 1; both versions are read, each verified with
+/// its own checksum, so a cache written by an older build keeps serving.
 struct EntryHeader: Equatable {
     static let magic: [UInt8] = Array("IMGO".utf8)
-    static let formatVersion: UInt16 = 1
+    /// The version new entries are written in.
+    static let formatVersion: UInt16 = 2
+    /// The versions a read accepts.
+    static let readableVersions: ClosedRange<UInt16> = 1...2
     /// Bytes before the key.
     static let fixedLength = 48
     /// A header longer than this is treated as corrupt rather than allocated.
@@ -46,6 +53,18 @@ struct EntryHeader: Equatable {
     var createdAt: Date
     var expiresAt: Date?
     var metadata: [String: String]
+    /// The format version, which names the checksum of the header and the payload.
+    var version: UInt16 = EntryHeader.formatVersion
+
+    /// The checksum that `version` uses: CRC-32C from version 2, zlib's CRC-32 before.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, version: UInt16) -> UInt32 {
+        version >= 2 ? Checksum.crc32c(bytes) : Checksum.crc32(bytes)
+    }
+
+    /// The checksum of a payload, for a header of the current format version.
+    static func payloadChecksum(_ payload: some ContiguousBytes) -> UInt32 {
+        payload.withUnsafeBytes { checksum($0, version: formatVersion) }
+    }
 
     /// What decoding the first bytes of a file found.
     enum Decoded: Equatable {
@@ -64,7 +83,7 @@ struct EntryHeader: Equatable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
         bytes += Self.magic
-        bytes.appendLittleEndian(Self.formatVersion)
+        bytes.appendLittleEndian(version)
         bytes.appendLittleEndian(UInt16(expiresAt == nil ? 0 : 1))
         bytes.appendLittleEndian(UInt32(length))
         bytes.appendLittleEndian(UInt32(key.utf8.count))
@@ -80,7 +99,8 @@ struct EntryHeader: Equatable {
             bytes.appendLittleEndian(UInt32(value.utf8.count))
             bytes += value.utf8
         }
-        bytes.appendLittleEndian(Checksum.crc32(bytes))
+        let headerChecksum = bytes.withUnsafeBytes { Self.checksum($0, version: version) }
+        bytes.appendLittleEndian(headerChecksum)
         return bytes
     }
 
@@ -115,7 +135,7 @@ struct EntryHeader: Equatable {
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
         var reader = FieldCursor(bytes: bytes)
         guard bytes.count >= fixedLength, reader.bytes(4).map(Array.init) == magic,
-            reader.integer(UInt16.self) == formatVersion,
+            let version = reader.integer(UInt16.self), readableVersions.contains(version),
             let flags = reader.integer(UInt16.self),
             let length = reader.integer(UInt32.self).map(Int.init),
             length >= fixedLength + 4, length <= maximumLength
@@ -123,7 +143,7 @@ struct EntryHeader: Equatable {
         guard bytes.count >= length else { return .needsBytes(length: length) }
         let checked = UnsafeRawBufferPointer(rebasing: bytes[0..<(length - 4)])
         let storedChecksum = bytes.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-        guard UInt32(littleEndian: storedChecksum) == Checksum.crc32(checked) else { return .invalid }
+        guard UInt32(littleEndian: storedChecksum) == checksum(checked, version: version) else { return .invalid }
         reader = FieldCursor(bytes: UnsafeRawBufferPointer(rebasing: bytes[8..<(length - 4)]))
         _ = reader.integer(UInt32.self)
         guard let keyLength = reader.integer(UInt32.self), let pairCount = reader.integer(UInt32.self),
@@ -144,7 +164,7 @@ struct EntryHeader: Equatable {
             key: key, payloadLength: Int(payloadLength), payloadChecksum: payloadChecksum,
             createdAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: created)),
             expiresAt: flags & 1 == 0 ? nil : Date(timeIntervalSinceReferenceDate: Double(bitPattern: expires)),
-            metadata: metadata)
+            metadata: metadata, version: version)
         return .header(header, length: length)
     }
 }

@@ -115,8 +115,10 @@ extension DiskCache {
             }
         }
 
-        /// Writes `header` then `payload` to a new file at `path` (which must not exist), stamps its
-        /// access and modification times with `time`, and closes it. No fsync: the caller renames the
+        /// Writes `header` then `payload` to a new file at `path` (which must not exist), makes its
+        /// modification time `time` (stamping it only when the file system's own time differs by
+        /// more than ``timeStampTolerance``: with a real clock it never does, and the metadata
+        /// write is saved), and closes it. No fsync: the caller renames the
         /// finished file into place, so a crash leaves at worst a stray temporary file, never a torn
         /// entry under a real name. On failure the partial file is removed.
         static func createFile(
@@ -127,9 +129,13 @@ extension DiskCache {
             var failure: Int32 = 0
             header.withUnsafeBytes { failure = writeAll(fd, $0, calls: calls) }
             if failure == 0 { payload.withUnsafeBytes { failure = writeAll(fd, $0, calls: calls) } }
-            if failure == 0 { setModified(fd, to: time) }
-            let status = failure == 0 ? status(ofFile: fd) : nil
+            var status = failure == 0 ? status(ofFile: fd) : nil
             if status == nil, failure == 0 { failure = errno }
+            if var stamped = status, abs(stamped.modified - time) > timeStampTolerance {
+                setModified(fd, to: time)
+                stamped.modified = time
+                status = stamped
+            }
             if close(fd) != 0, failure == 0 { failure = errno }
             guard failure == 0, let status else {
                 unlink(path)
@@ -137,6 +143,11 @@ extension DiskCache {
             }
             return status
         }
+
+        /// How far a new file's own modification time may be from the cache's clock before the
+        /// cache stamps it: recency is kept to the second, and a file system's clock is the wall
+        /// clock (tests inject clocks far from it).
+        static let timeStampTolerance: TimeInterval = 1
 
         /// Reads exactly `buffer.count` bytes at `offset`; false on an error or a short file.
         /// A read that fails (not a short file) leaves its cause in `errno`; a short file sets 0.
@@ -163,6 +174,14 @@ extension DiskCache {
             let seconds = time.rounded(.down)
             let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((time - seconds) * 1e9))
             _ = futimens(fd, [stamp, stamp])
+        }
+
+        /// Sets the access and modification times of the file at `path` (a symbolic link itself is
+        /// not followed) to `time`, seconds since 1970.
+        static func setModified(atPath path: String, to time: TimeInterval) {
+            let seconds = time.rounded(.down)
+            let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((time - seconds) * 1e9))
+            _ = utimensat(AT_FDCWD, path, [stamp, stamp], AT_SYMLINK_NOFOLLOW)
         }
 
         /// Deletes `path` only if it is still the file with this inode, so an entry that another

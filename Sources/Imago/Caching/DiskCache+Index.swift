@@ -10,8 +10,8 @@ extension DiskCache {
     struct Index {
         struct File: Equatable {
             var size: Int
-            /// Seconds since 1970: the entry file's modification time, which the cache sets on
-            /// every store and hit (access times cannot be trusted on relatime mounts).
+            /// Seconds since 1970: the last store or hit this process knows of; the entry file's
+            /// modification time when scanned (access times cannot be trusted on relatime mounts).
             var lastAccess: TimeInterval
             /// Identifies the file, so evicting it cannot delete a newer file renamed over it.
             var inode: UInt64
@@ -43,6 +43,8 @@ extension DiskCache {
         private var writtenSinceScan = 0
         private(set) var hits = 0
         private(set) var misses = 0
+        /// Hits waiting to be written to the files' modification times.
+        var recency = RecencyJournal()
 
         var isLoaded: Bool { phase == .loaded }
         var entryCount: Int { files.count }
@@ -56,9 +58,12 @@ extension DiskCache {
             }
         }
 
-        mutating func recordHit(_ name: String, _ file: File) {
+        /// Records a hit in memory. Returns the touches due to be written to the files now
+        /// (see ``RecencyJournal``); usually none.
+        mutating func recordHit(_ name: String, _ file: File, persistenceInterval: TimeInterval) -> [String: RecencyJournal.Touch] {
             hits += 1
             apply(.present(name, file))
+            return recency.record(name, inode: file.inode, at: file.lastAccess, interval: persistenceInterval)
         }
 
         mutating func recordWrite(_ size: Int) {

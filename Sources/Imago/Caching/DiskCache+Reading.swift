@@ -53,9 +53,9 @@ extension DiskCache {
         let isExpired = header.expiresAt.map { $0 <= time } ?? false
         guard !isExpired || allowExpired else { return discard() }
         let payloadBytes = UnsafeRawBufferPointer(rebasing: bytes[headerLength...])
-        guard Checksum.crc32(payloadBytes) == header.payloadChecksum else { return discard() }
-
-        FileSystem.setModified(fd, to: time.timeIntervalSince1970)
+        guard EntryHeader.checksum(payloadBytes, version: header.version) == header.payloadChecksum else {
+            return discard()
+        }
         keepsBuffer = true
         let payload = Data(
             bytesNoCopy: base + headerLength, count: header.payloadLength,
@@ -68,7 +68,7 @@ extension DiskCache {
 
     /// Reads and decodes the header at the start of an open entry file.
     private func readHeader(_ fd: Int32, fileSize: Int) -> (EntryHeader, length: Int)? {
-        var wanted = min(fileSize, 4096)
+        var wanted = min(fileSize, 512)  // a header is rarely longer; a longer one is read again whole
         while true {
             let decoded = withUnsafeTemporaryAllocation(byteCount: wanted, alignment: 8) {
                 buffer -> EntryHeader.Decoded in

@@ -16,7 +16,7 @@ import Synchronization
 /// Each entry is one file, `entries/<sha256 of the key>`, holding a checksummed header (the full
 /// key, times, metadata such as HTTP validators) and the payload; the raw key never appears in a
 /// path. Writes go to `tmp/` and are renamed into place, so readers in any process see a whole
-/// entry or none. A read verifies the header, the key, the length and the payload's CRC-32; a file
+/// entry or none. A read verifies the header, the key, the length and the payload's CRC-32C; a file
 /// that fails any check is deleted and the read is a miss, never wrong data.
 ///
 /// Several processes may share one directory. Temporary files a killed writer left behind are
@@ -30,8 +30,10 @@ import Synchronization
 /// never a crash or a partial entry, and is logged once per cause through
 /// ``Configuration/logger``.
 ///
-/// Recency is the entry file's modification time, which the cache sets on every store and hit (the
-/// disk is mounted relatime, so access times cannot be trusted); it persists across processes.
+/// Recency is the entry file's modification time (the disk is mounted relatime, so access times
+/// cannot be trusted), set when an entry is stored; a hit is recorded in memory and written to the
+/// file's time in batches (``Configuration/recencyPersistenceInterval``), so reads cost no
+/// metadata write and recency still persists across processes, approximately.
 /// Opening a cache reads nothing: sizes are gathered with one `readdir` + `stat` scan the first time
 /// they are needed (a store, a sweep, ``statistics()``) and kept up to date afterwards.
 ///
@@ -43,6 +45,8 @@ public final class DiskCache: Sendable {
     public let configuration: Configuration
 
     private let now: @Sendable () -> Date
+    /// ``Configuration/recencyPersistenceInterval`` in seconds.
+    private let persistenceInterval: TimeInterval
     private let entriesPath: String
     private let temporaryPath: String
     private let index = Mutex(Index())
@@ -79,8 +83,19 @@ public final class DiskCache: Sendable {
         let root = directory.standardizedFileURL.path
         entriesPath = root + "/entries"
         temporaryPath = root + "/tmp"
+        persistenceInterval = Self.seconds(configuration.recencyPersistenceInterval)
         try createDirectories()
         removeAbandonedTemporaryFiles(at: now())
+    }
+
+    /// Writes the hits not yet recorded in the files, so other processes and later runs see them.
+    deinit { persistRecency() }
+
+    /// Writes every waiting hit to its file's modification time (see ``RecencyJournal``).
+    private func persistRecency() {
+        let time = now().timeIntervalSince1970
+        let due = index.withLock { $0.recency.drain(at: time) }
+        if !due.isEmpty { persist(due) }
     }
 
     /// The payload stored for `key`, if present, fresh and intact; refreshes its recency.
@@ -101,7 +116,9 @@ public final class DiskCache: Sendable {
             return nil
         }
         let accessed = Index.File(size: file.size, lastAccess: time.timeIntervalSince1970, inode: file.inode)
-        index.withLock { $0.recordHit(name, accessed) }
+        let interval = persistenceInterval
+        let due = index.withLock { $0.recordHit(name, accessed, persistenceInterval: interval) }
+        if !due.isEmpty { persist(due) }
         return entry
     }
 
@@ -141,7 +158,7 @@ public final class DiskCache: Sendable {
         }
         let time = now()
         let header = EntryHeader(
-            key: key.rawValue, payloadLength: data.count, payloadChecksum: Checksum.crc32(data), createdAt: time,
+            key: key.rawValue, payloadLength: data.count, payloadChecksum: EntryHeader.payloadChecksum(data), createdAt: time,
             expiresAt: expiresAt(expiry, from: time),
             metadata: metadata
         ).encoded()
@@ -206,6 +223,7 @@ public final class DiskCache: Sendable {
     /// - Returns: the number of files deleted.
     @discardableResult
     public func sweep() -> Int {
+        persistRecency()
         let time = now()
         var removed = 0
         var names: [String] = []
@@ -330,6 +348,7 @@ public final class DiskCache: Sendable {
         if index.withLock({ $0.isLoaded }) { return }
         indexLoader.withLock { _ in
             guard index.withLock({ $0.beginLoading() }) else { return }
+            persistRecency()  // hits before the index loaded live only in the journal
             let scanned = scanEntries()
             index.withLock { $0.finishLoading(scanned) }
         }
@@ -343,6 +362,7 @@ public final class DiskCache: Sendable {
                 index.invalidate()
                 _ = index.beginLoading()
             }
+            persistRecency()  // the scan replaces the in-memory recency with the files' times
             let scanned = scanEntries()
             index.withLock { $0.finishLoading(scanned) }
         }

@@ -1,27 +1,27 @@
 extension MemoryCache {
     /// The cache's state, a plain value kept behind the cache's `Mutex`: a dictionary from key to
-    /// slot, and two doubly linked LRU lists (unpinned and pinned) threaded by index through arrays
-    /// of slots. Freed slots are reused through a free list, so steady-state use allocates nothing
-    /// per entry.
+    /// slot, the keys and values by slot, and their recency order (``MemoryCacheOrder``, not
+    /// generic). Freed slots are reused, so steady-state use allocates nothing per entry.
+    ///
+    /// A hit (``hit(_:)``) is inlinable, so it is specialized for the caller's key and value types
+    /// even in another module; everything else is compiled here.
     ///
     /// Methods that remove entries hand the removed values back instead of dropping them: the
     /// cache releases them after its lock, since freeing a large image (or whatever a value's
     /// deinit does) must not happen while every other thread waits for the lock.
+    @usableFromInline
     struct Storage {
         private var keys: [Key?] = []
-        private var values: [Value?] = []
-        /// Links, costs and deadlines, parallel to `keys` and `values`. Kept in a non-generic array
-        /// so relinking on a hit needs no generic metadata even in unspecialized code.
-        private var links: [MemoryCacheLink] = []
-        private var slots: [Key: Int] = [:]
-        private var freeSlot = MemoryCacheLink.none
-        private var unpinned = MemoryCacheLink.List()
-        private var pinned = MemoryCacheLink.List()
+        @usableFromInline var values: [Value?] = []
+        @usableFromInline var order = MemoryCacheOrder()
+        @usableFromInline var slots: [Key: Int] = [:]
         private(set) var totalCost = 0
         private(set) var pinnedCost = 0
         private var pinnedCount = 0
-        private var hits = 0
-        private var misses = 0
+        @usableFromInline var hits = 0
+        @usableFromInline var misses = 0
+
+        @usableFromInline init() {}
 
         var count: Int { slots.count }
 
@@ -31,24 +31,38 @@ extension MemoryCache {
                 hits: hits, misses: misses)
         }
 
+        /// The value for `key` in a cache whose entries never expire: one dictionary lookup and a
+        /// relink.
+        @inlinable
+        mutating func hit(_ key: Key) -> Value? {
+            guard let slot = slots[key] else {
+                misses += 1
+                return nil
+            }
+            order.touch(slot)
+            hits += 1
+            return values[slot]
+        }
+
         /// The value for `key`; an expired one is removed and handed back as `released`.
+        @usableFromInline
         mutating func value(forKey key: Key, now: Duration?) -> (value: Value?, released: Value?) {
             guard let slot = slots[key] else {
                 misses += 1
                 return (nil, nil)
             }
-            if links[slot].isExpired(at: now) {
+            if order[slot].isExpired(at: now) {
                 misses += 1
                 return (nil, remove(slot))
             }
-            moveToHead(slot)
+            order.touch(slot)
             hits += 1
             return (values[slot], nil)
         }
 
         func contains(_ key: Key, now: Duration?) -> Bool {
             guard let slot = slots[key] else { return false }
-            return !links[slot].isExpired(at: now)
+            return !order[slot].isExpired(at: now)
         }
 
         mutating func store(
@@ -59,29 +73,22 @@ extension MemoryCache {
             if let existing = slots[key], let old = remove(existing) { released.append(old) }
             guard cost <= limits.cost, limits.count > 0 else { return released }
             let isPinned = wantsPin && pinnedCost + cost <= limits.pinnedCost
-            let link = MemoryCacheLink(cost: cost, isPinned: isPinned, expiresAt: expiresAt)
-            let slot: Int
-            if freeSlot != MemoryCacheLink.none {
-                slot = freeSlot
-                freeSlot = links[slot].next
-                keys[slot] = key
-                values[slot] = value
-                links[slot] = link
-            } else {
-                slot = links.count
+            let (slot, isNew) = order.insert(MemoryCacheOrder.Link(cost: cost, isPinned: isPinned, expiresAt: expiresAt))
+            if isNew {
                 keys.append(key)
                 values.append(value)
-                links.append(link)
+            } else {
+                keys[slot] = key
+                values[slot] = value
             }
             slots[key] = slot
-            linkAtHead(slot)
             totalCost += cost
             if isPinned {
                 pinnedCost += cost
                 pinnedCount += 1
             }
-            while totalCost > limits.cost || count > limits.count, unpinned.tail != MemoryCacheLink.none {
-                if let evicted = remove(unpinned.tail) { released.append(evicted) }
+            while totalCost > limits.cost || count > limits.count, order.unpinnedTail != MemoryCacheOrder.none {
+                if let evicted = remove(order.unpinnedTail) { released.append(evicted) }
             }
             return released
         }
@@ -96,11 +103,8 @@ extension MemoryCache {
             let released = values
             keys = []
             values = []
-            links = []
+            order = MemoryCacheOrder()
             slots = [:]
-            freeSlot = MemoryCacheLink.none
-            unpinned = MemoryCacheLink.List()
-            pinned = MemoryCacheLink.List()
             totalCost = 0
             pinnedCost = 0
             pinnedCount = 0
@@ -111,100 +115,28 @@ extension MemoryCache {
         mutating func trim(while isOver: (Self) -> Bool) -> [Value] {
             var released: [Value] = []
             while isOver(self) {
-                let victim = unpinned.tail != MemoryCacheLink.none ? unpinned.tail : pinned.tail
-                guard victim != MemoryCacheLink.none else { break }
+                let victim = order.unpinnedTail != MemoryCacheOrder.none ? order.unpinnedTail : order.pinnedTail
+                guard victim != MemoryCacheOrder.none else { break }
                 if let evicted = remove(victim) { released.append(evicted) }
             }
             return released
         }
 
-        /// Unlinks the slot, forgets its key, puts it on the free list and returns its value (for
-        /// the caller to release outside the lock).
+        /// Unlinks the slot, forgets its key, frees the slot and returns its value (for the caller
+        /// to release outside the lock).
         @discardableResult
         private mutating func remove(_ slot: Int) -> Value? {
-            unlink(slot)
             if let key = keys[slot] { slots[key] = nil }
             keys[slot] = nil
             let released = values[slot]
             values[slot] = nil
-            let link = links[slot]
+            let link = order.remove(slot)
             totalCost -= link.cost
             if link.isPinned {
                 pinnedCost -= link.cost
                 pinnedCount -= 1
             }
-            links[slot] = MemoryCacheLink(cost: 0, isPinned: false, expiresAt: nil)
-            links[slot].next = freeSlot
-            freeSlot = slot
             return released
         }
-
-        private mutating func moveToHead(_ slot: Int) {
-            let list = links[slot].isPinned ? pinned : unpinned
-            guard list.head != slot else { return }
-            unlink(slot)
-            linkAtHead(slot)
-        }
-
-        private mutating func linkAtHead(_ slot: Int) {
-            if links[slot].isPinned {
-                MemoryCacheLink.insertAtHead(slot, of: &pinned, in: &links)
-            } else {
-                MemoryCacheLink.insertAtHead(slot, of: &unpinned, in: &links)
-            }
-        }
-
-        private mutating func unlink(_ slot: Int) {
-            if links[slot].isPinned {
-                MemoryCacheLink.unlink(slot, from: &pinned, in: &links)
-            } else {
-                MemoryCacheLink.unlink(slot, from: &unpinned, in: &links)
-            }
-        }
-    }
-}
-
-/// One slot's place in an LRU list of ``MemoryCache``, with the bookkeeping that does not depend on
-/// the key and value types.
-struct MemoryCacheLink {
-    /// Head (most recently used) and tail (least recently used) of one list.
-    struct List {
-        var head = MemoryCacheLink.none
-        var tail = MemoryCacheLink.none
-    }
-
-    static var none: Int { -1 }
-
-    var cost: Int
-    var isPinned: Bool
-    /// Deadline on the cache's elapsed-time scale; nil never expires.
-    var expiresAt: Duration?
-    /// Toward the more recently used neighbour; `none` at the head.
-    var previous = MemoryCacheLink.none
-    /// Toward the less recently used neighbour; `none` at the tail. Also links the free list.
-    var next = MemoryCacheLink.none
-
-    init(cost: Int, isPinned: Bool, expiresAt: Duration?) {
-        self.cost = cost
-        self.isPinned = isPinned
-        self.expiresAt = expiresAt
-    }
-
-    func isExpired(at now: Duration?) -> Bool {
-        guard let expiresAt, let now else { return false }
-        return now >= expiresAt
-    }
-
-    static func insertAtHead(_ slot: Int, of list: inout List, in links: inout [MemoryCacheLink]) {
-        links[slot].previous = none
-        links[slot].next = list.head
-        if list.head != none { links[list.head].previous = slot } else { list.tail = slot }
-        list.head = slot
-    }
-
-    static func unlink(_ slot: Int, from list: inout List, in links: inout [MemoryCacheLink]) {
-        let (previous, next) = (links[slot].previous, links[slot].next)
-        if previous != none { links[previous].next = next } else { list.head = next }
-        if next != none { links[next].previous = previous } else { list.tail = previous }
     }
 }

@@ -16,8 +16,23 @@ enum StableHash {
     /// file name whatever the string contains.
     static func sha256Hex(_ string: String) -> String {
         var string = string
-        let digest = string.withUTF8 { sha256($0) }
-        return hex(digest)
+        return string.withUTF8 { bytes in
+            var hasher = SHA256()
+            let words = hasher.oneShot(bytes)
+            // 64 hex digits straight from the eight state words: no digest array in between.
+            return String(unsafeUninitializedCapacity: 64) { buffer in
+                let digits: StaticString = "0123456789abcdef"
+                digits.withUTF8Buffer { digits in
+                    for index in 0..<8 {
+                        let word = withUnsafeBytes(of: words) { $0.load(fromByteOffset: 4 * index, as: UInt32.self) }
+                        for nibble in 0..<8 {
+                            buffer[8 * index + nibble] = digits[Int((word >> UInt32(28 - 4 * nibble)) & 0xF)]
+                        }
+                    }
+                }
+                return 64
+            }
+        }
     }
 
     /// Lower-case hexadecimal, two characters per byte.
@@ -72,6 +87,33 @@ private struct SHA256 {
         pending.append(contentsOf: bytes[start...])
     }
 
+    /// The digest of `bytes`, all of the message, as the eight state words: full blocks are
+    /// compressed in place and the padded tail is built on the stack, so nothing is allocated.
+    mutating func oneShot(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var start = 0
+        while raw.count - start >= 64 {
+            compress(block: UnsafeRawBufferPointer(rebasing: raw[start..<start + 64]))
+            start += 64
+        }
+        let remaining = raw.count - start
+        let tailLength = remaining < 56 ? 64 : 128
+        let bitLength = UInt64(raw.count) &* 8
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            if remaining > 0 {
+                tail.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: remaining)
+            }
+            tail[remaining] = 0x80
+            for index in 0..<8 {
+                tail[tailLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
+            }
+            compress(block: UnsafeRawBufferPointer(rebasing: tail[0..<64]))
+            if tailLength == 128 { compress(block: UnsafeRawBufferPointer(rebasing: tail[64..<128])) }
+        }
+        return state
+    }
+
     mutating func finalize() -> [UInt8] {
         let bitLength = messageLength &* 8
         var tail = pending
@@ -90,8 +132,8 @@ private struct SHA256 {
     }
 
     private mutating func compress(block: UnsafeRawBufferPointer) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        schedule.withUnsafeMutableBufferPointer { w in
+        // The message schedule lives on the stack: a heap array per block cost more than the rounds.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for t in 0..<16 {
                 w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
             }

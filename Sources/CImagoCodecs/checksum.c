@@ -1,0 +1,201 @@
+/* CRC-32C for the disk cache: see include/CImagoChecksum.h. */
+#include "CImagoChecksum.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#define IMAGO_CRC_HW_TARGET __attribute__((target("sse4.2")))
+#elif defined(__aarch64__)
+#include <arm_acle.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1 << 7)
+#endif
+#endif
+#define IMAGO_CRC_HW_TARGET __attribute__((target("crc")))
+#endif
+
+/* The reflected Castagnoli polynomial. */
+#define POLY 0x82f63b78u
+/* Lengths of the three parallel streams; powers of two (the zeros operator is built by squaring). */
+#define LONG_BLOCK 8192
+#define SHORT_BLOCK 256
+
+static uint32_t slicing_table[8][256];
+static uint32_t zeros_long[4][256];
+static uint32_t zeros_short[4][256];
+static int uses_hardware;
+
+/* Multiplies the 32x32 GF(2) matrix `mat` by the vector `vec`. */
+static uint32_t gf2_times(const uint32_t *mat, uint32_t vec) {
+    uint32_t sum = 0;
+    while (vec) {
+        if (vec & 1) sum ^= *mat;
+        vec >>= 1;
+        mat++;
+    }
+    return sum;
+}
+
+static void gf2_square(uint32_t *square, const uint32_t *mat) {
+    for (int n = 0; n < 32; n++) square[n] = gf2_times(mat, mat[n]);
+}
+
+/* `even` becomes the operator that appends `length` zero bytes (a power of two) to a raw CRC. */
+static void zeros_operator(uint32_t *even, size_t length) {
+    uint32_t odd[32];
+    uint32_t row = 1;
+    odd[0] = POLY; /* one zero bit */
+    for (int n = 1; n < 32; n++) {
+        odd[n] = row;
+        row <<= 1;
+    }
+    gf2_square(even, odd); /* two bits */
+    gf2_square(odd, even); /* four bits */
+    do {
+        gf2_square(even, odd); /* 1, 4, 16… bytes */
+        length >>= 1;
+        if (length == 0) return;
+        gf2_square(odd, even); /* 2, 8, 32… bytes */
+        length >>= 1;
+    } while (length);
+    memcpy(even, odd, sizeof(odd));
+}
+
+static void zeros_table(uint32_t zeros[][256], size_t length) {
+    uint32_t op[32];
+    zeros_operator(op, length);
+    for (uint32_t n = 0; n < 256; n++) {
+        zeros[0][n] = gf2_times(op, n);
+        zeros[1][n] = gf2_times(op, n << 8);
+        zeros[2][n] = gf2_times(op, n << 16);
+        zeros[3][n] = gf2_times(op, n << 24);
+    }
+}
+
+/* The raw CRC `crc` followed by the table's number of zero bytes. */
+static inline uint32_t shift(uint32_t zeros[][256], uint32_t crc) {
+    return zeros[0][crc & 0xff] ^ zeros[1][(crc >> 8) & 0xff] ^ zeros[2][(crc >> 16) & 0xff] ^ zeros[3][crc >> 24];
+}
+
+__attribute__((constructor)) static void imago_crc32c_initialize(void) {
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t crc = n;
+        for (int k = 0; k < 8; k++) crc = crc & 1 ? (crc >> 1) ^ POLY : crc >> 1;
+        slicing_table[0][n] = crc;
+    }
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t crc = slicing_table[0][n];
+        for (int k = 1; k < 8; k++) {
+            crc = slicing_table[0][crc & 0xff] ^ (crc >> 8);
+            slicing_table[k][n] = crc;
+        }
+    }
+    zeros_table(zeros_long, LONG_BLOCK);
+    zeros_table(zeros_short, SHORT_BLOCK);
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    uses_hardware = __builtin_cpu_supports("sse4.2");
+#elif defined(__aarch64__) && defined(__linux__)
+    uses_hardware = (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
+#endif
+}
+
+uint32_t imago_crc32c_portable(uint32_t crc, const void *bytes, size_t length) {
+    const unsigned char *next = bytes;
+    uint32_t c = ~crc;
+    while (length && ((uintptr_t)next & 7)) {
+        c = slicing_table[0][(c ^ *next++) & 0xff] ^ (c >> 8);
+        length--;
+    }
+    while (length >= 8) {
+        uint64_t word;
+        memcpy(&word, next, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        word = __builtin_bswap64(word);
+#endif
+        word ^= c;
+        c = slicing_table[7][word & 0xff] ^ slicing_table[6][(word >> 8) & 0xff] ^
+            slicing_table[5][(word >> 16) & 0xff] ^ slicing_table[4][(word >> 24) & 0xff] ^
+            slicing_table[3][(word >> 32) & 0xff] ^ slicing_table[2][(word >> 40) & 0xff] ^
+            slicing_table[1][(word >> 48) & 0xff] ^ slicing_table[0][word >> 56];
+        next += 8;
+        length -= 8;
+    }
+    while (length--) c = slicing_table[0][(c ^ *next++) & 0xff] ^ (c >> 8);
+    return ~c;
+}
+
+#if defined(__x86_64__) || defined(__aarch64__)
+
+#if defined(__x86_64__)
+#define CRC_BYTE(crc, byte) _mm_crc32_u8((crc), (byte))
+#define CRC_WORD(crc, word) ((uint64_t)_mm_crc32_u64((crc), (word)))
+#else
+#define CRC_BYTE(crc, byte) __crc32cb((uint32_t)(crc), (byte))
+#define CRC_WORD(crc, word) ((uint64_t)__crc32cd((uint32_t)(crc), (word)))
+#endif
+
+static inline uint64_t load64(const unsigned char *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return word;
+}
+
+/* Three streams of `block` bytes each, combined by shifting: the instruction's latency is three
+ * cycles and its throughput one, so three independent chains keep the unit busy. */
+IMAGO_CRC_HW_TARGET static uint32_t hardware(uint32_t crc, const void *bytes, size_t length) {
+    const unsigned char *next = bytes;
+    uint64_t crc0 = ~crc;
+    while (length && ((uintptr_t)next & 7)) {
+        crc0 = CRC_BYTE((uint32_t)crc0, *next++);
+        length--;
+    }
+    while (length >= LONG_BLOCK * 3) {
+        uint64_t crc1 = 0, crc2 = 0;
+        const unsigned char *end = next + LONG_BLOCK;
+        do {
+            crc0 = CRC_WORD(crc0, load64(next));
+            crc1 = CRC_WORD(crc1, load64(next + LONG_BLOCK));
+            crc2 = CRC_WORD(crc2, load64(next + LONG_BLOCK * 2));
+            next += 8;
+        } while (next < end);
+        crc0 = shift(zeros_long, (uint32_t)crc0) ^ (uint32_t)crc1;
+        crc0 = shift(zeros_long, (uint32_t)crc0) ^ (uint32_t)crc2;
+        next += LONG_BLOCK * 2;
+        length -= LONG_BLOCK * 3;
+    }
+    while (length >= SHORT_BLOCK * 3) {
+        uint64_t crc1 = 0, crc2 = 0;
+        const unsigned char *end = next + SHORT_BLOCK;
+        do {
+            crc0 = CRC_WORD(crc0, load64(next));
+            crc1 = CRC_WORD(crc1, load64(next + SHORT_BLOCK));
+            crc2 = CRC_WORD(crc2, load64(next + SHORT_BLOCK * 2));
+            next += 8;
+        } while (next < end);
+        crc0 = shift(zeros_short, (uint32_t)crc0) ^ (uint32_t)crc1;
+        crc0 = shift(zeros_short, (uint32_t)crc0) ^ (uint32_t)crc2;
+        next += SHORT_BLOCK * 2;
+        length -= SHORT_BLOCK * 3;
+    }
+    while (length >= 8) {
+        crc0 = CRC_WORD(crc0, load64(next));
+        next += 8;
+        length -= 8;
+    }
+    while (length--) crc0 = CRC_BYTE((uint32_t)crc0, *next++);
+    return ~(uint32_t)crc0;
+}
+#endif
+
+uint32_t imago_crc32c(uint32_t crc, const void *bytes, size_t length) {
+#if defined(__x86_64__) || defined(__aarch64__)
+    if (uses_hardware) return hardware(crc, bytes, length);
+#endif
+    return imago_crc32c_portable(crc, bytes, length);
+}
+
+int imago_crc32c_is_hardware(void) { return uses_hardware; }
