@@ -10,6 +10,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     /// Every frame of an animated image with its display time; empty for a still image.
     public var frames: [AnimationFrame]
 
+    /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still).
     public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = []) {
         self.image = image
         self.format = format
@@ -35,6 +36,7 @@ public struct AnimationFrame: @unchecked Sendable, CustomStringConvertible {
     /// How long the frame stays on screen.
     public var duration: Duration
 
+    /// A frame showing `image` for `duration`.
     public init(image: PlatformImage, duration: Duration) {
         self.image = image
         self.duration = duration
@@ -48,14 +50,18 @@ public struct AnimationFrame: @unchecked Sendable, CustomStringConvertible {
 
 /// Width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
+    /// A size of `width` x `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// `256x171`.
     public var description: String { "\(width)x\(height)" }
 }
 

@@ -7,9 +7,12 @@
 /// UTF-8 length (`14:thumbnail(256)`). A URL whose fragment reads `#thumbnail(256)` therefore stays
 /// an unprocessed key.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The key as stored: also the text a ``DiskCache`` entry carries and checks.
     public var rawValue: String
 
+    /// A key of exactly `rawValue`; requests make their own (``ImageRequest/originalKey``).
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// A key written as a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
 
     /// The raw value with the processing separator shown as ` | `, for logs and messages.

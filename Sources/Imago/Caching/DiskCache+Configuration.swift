@@ -20,6 +20,7 @@ extension DiskCache {
         /// labelled `imago.disk-cache` that discards everything.
         public var logger: Logger
 
+        /// A configuration with every default but what is given.
         public init(
             sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024,
             logger: Logger = Logger(label: "imago.disk-cache", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -14,8 +14,11 @@ public struct GIFFrameSource: AnimationFrameSource {
     private var canvas: GIFCanvas
     private var plane: [UInt8]
     private var decoded = 0
+    /// The number of frames, counted from the file without decoding them.
     public let frameCount: Int
+    /// How many times the animation plays; 0 means forever.
     public let loopCount: Int
+    /// Always ``ImageFormat/gif``.
     public var format: ImageFormat { .gif }
 
     /// Opens `data` and checks the limits (canvas and frame sizes, frame count).
@@ -54,6 +57,7 @@ public struct GIFFrameSource: AnimationFrameSource {
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)
     }
 
+    /// Decodes the next frame onto the canvas, starting again after the last.
     public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
         if decoded == frameCount { try rewind() }
         var control = GIFReader.GraphicControl()

@@ -22,6 +22,7 @@ public struct WebPEncoder: ImageEncoding {
         self.isLossless = isLossless
     }
 
+    /// Always ``ImageFormat/webp``.
     public var format: ImageFormat { .webp }
 
     /// Encodes `image`.

@@ -55,6 +55,7 @@ public final class URLSessionDataLoader: DataLoading {
     /// Downloads whose task has not yet reported its end (tests check it returns to zero).
     public var activeTransferCount: Int { delegate.activeCount }
 
+    /// Downloads `request` with URLSession, within the configured limits and timeouts.
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {

@@ -31,6 +31,7 @@ public final class ImagePipeline: Sendable {
     /// Random numbers for retry jitter.
     let random = Mutex(SystemRandomNumberGenerator())
 
+    /// A pipeline with its own caches, loader and queue, as `configuration` says.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
