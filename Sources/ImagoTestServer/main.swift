@@ -22,9 +22,10 @@ let images: [(path: String, data: Data, contentType: String)] = [
 ]
 let server = try await TestServer.start()
 for image in images { server.set(image.path, data: image.data, contentType: image.contentType) }
-print(server.baseURL.absoluteString)
-for image in images { print("  \(server.url(for: image.path).absoluteString)  \(image.contentType), \(image.data.count) bytes") }
-fflush(stdout)
+// Written unbuffered, so a script reading a pipe sees the URL at once.
+var lines = [server.baseURL.absoluteString]
+for image in images { lines.append("  \(server.url(for: image.path).absoluteString)  \(image.contentType), \(image.data.count) bytes") }
+FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
 try await Task.sleep(for: .seconds(seconds))
 try await server.shutdown()
 #else
