@@ -27,3 +27,6 @@ func show(_ image: PlatformImage) {}
 func rasterize(_ data: Data, limits: DecodingLimits) throws(ImagePipeline.Error) -> Bitmap {
     Bitmap(width: 1, height: 1)
 }
+
+/// A response a snippet inspects without loading it (the snippets are never run).
+var response: ImageResponse { fatalError("snippets are only type-checked") }
