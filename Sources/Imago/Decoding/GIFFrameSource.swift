@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a GIF one frame at a time, composited as browsers show it, for playback with bounded
 /// memory: one canvas and one index plane live here, whatever the length of the animation.
 ///
-/// Opening the source reads every block once without decoding pixels (``GIFReader/skipImage(frameIndex:)``)
+/// Opening the source reads every block once without decoding pixels (`GIFReader.skipImage(frameIndex:)`)
 /// to count the frames and check ``DecodingLimits`` against the whole animation up front.
 public struct GIFFrameSource: AnimationFrameSource {
     private let bytes: [UInt8]

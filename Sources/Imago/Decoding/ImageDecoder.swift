@@ -46,7 +46,9 @@ public struct ImageDecoder: ImageDecoding {
     /// Sniffs `data` and decodes it.
     ///
     /// - Parameters:
+    ///   - data: the encoded bytes.
     ///   - url: where the bytes came from, for error messages.
+    ///   - limits: checked against the header before any pixel memory is allocated.
     ///   - targetPixelSize: the longer side the caller needs at most; JPEG may then decode smaller.
     ///   - decodesAllFrames: `false` to decode only the first frame of an animation.
     /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look

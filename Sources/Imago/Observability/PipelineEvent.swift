@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the pipeline did with one request, for observers of ``ImagePipeline/events()``.
+/// What the pipeline did with one request, for observers of ``ImagePipeline/events(bufferingNewest:)``.
 public enum PipelineEvent: Sendable, CustomStringConvertible {
     /// A request missed the memory cache and its work began (or joined work under way).
     case started(URL, key: CacheKey)

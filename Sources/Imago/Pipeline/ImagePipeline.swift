@@ -49,6 +49,7 @@ public final class ImagePipeline: Sendable {
 
     /// Loads, decodes and processes the image for `request`.
     ///
+    /// - Parameter request: the image to load, and how.
     /// - Parameter progress: told how the download advances, from any thread (never for cache hits).
     /// - Throws: ``ImagePipeline/Error``; `cancelled` when the calling task is cancelled.
     public func image(
