@@ -99,7 +99,11 @@ extension ImagePipeline {
                 for earlier in layers[..<index] where earlier.isWritable {
                     await earlier.store(data, forKey: request.originalKey)
                 }
-                try? configuration.diskCache?.store(data, forKey: request.originalKey)
+                if let diskCache = configuration.diskCache {  // off the response path, within the write bound
+                    scheduleDiskWrite(for: request, bytes: data.count) {
+                        try diskCache.store(data, forKey: request.originalKey)
+                    }
+                }
             }
             configuration.logger.debug("Cache layer \(layer.name) had \(configuration.logged(request.url))")
             return data
