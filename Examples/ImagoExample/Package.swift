@@ -7,9 +7,9 @@ let package = Package(
     name: "ImagoExample",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // A path dependency's identity is its folder's name: this repository's folder, whatever it
-        // is called on your machine (`imago` in a fresh clone). `swift package describe` prints it.
-        .package(path: "../.."),
+        // A path dependency's identity is its folder's name, which depends on where this
+        // repository was cloned; `name:` gives the `package:` below a name that does not.
+        .package(name: "imago", path: "../.."),
     ],
     targets: [
         .executableTarget(
