@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "imago", targets: ["ImagoCLI"]),
         .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
         .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
+        .executable(name: "imago-test-server", targets: ["ImagoTestServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // `swift package generate-documentation --target Imago` (README, "Documentation").
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -70,6 +73,8 @@ let package = Package(
             dependencies: ["Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
+        // `imago-test-server`: the loopback TestServer with sample images, for examples (README, Examples/).
+        .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
         // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
         .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago"], swiftSettings: strict),
         // libjpeg-turbo, libpng and libwebp shims for the Linux codecs (Debian: libjpeg62-turbo-dev,

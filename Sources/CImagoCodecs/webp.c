@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <webp/decode.h>
+#include <webp/encode.h>
 #include <webp/demux.h>
 
 int imago_webp_get_info(const uint8_t *data, size_t size, imago_webp_info *info) {
@@ -149,6 +150,87 @@ int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **c
     if (!WebPAnimDecoderGetNext(animation->decoder, &buffer, timestamp) || !buffer) return 0;
     *canvas = buffer;
     return 1;
+}
+
+/* ---------------------------------------------------------------- encoding */
+
+static const char *encoding_error_text(WebPEncodingError error) {
+    switch (error) {
+    case VP8_ENC_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: return "out of memory for the bitstream";
+    case VP8_ENC_ERROR_NULL_PARAMETER: return "a null parameter";
+    case VP8_ENC_ERROR_INVALID_CONFIGURATION: return "an invalid configuration";
+    case VP8_ENC_ERROR_BAD_DIMENSION: return "a width or height outside 1...16383";
+    case VP8_ENC_ERROR_PARTITION0_OVERFLOW: return "the first partition passed 512 KB";
+    case VP8_ENC_ERROR_PARTITION_OVERFLOW: return "a partition passed 16 MB";
+    case VP8_ENC_ERROR_BAD_WRITE: return "a failed write";
+    case VP8_ENC_ERROR_FILE_TOO_BIG: return "a file larger than 4 GB";
+    case VP8_ENC_ERROR_USER_ABORT: return "an abort";
+    default: return "an unknown error";
+    }
+}
+
+int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
+                      uint8_t **output, size_t *output_size, char *message) {
+    if (width < 1 || height < 1 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        snprintf(message, 160, "a %dx%d bitmap is outside WebP's 1...%d pixels a side", width, height,
+                 WEBP_MAX_DIMENSION);
+        return IMAGO_WEBP_FAILED;
+    }
+    if (stride > (size_t)INT32_MAX || stride / 4 < (size_t)width) {
+        snprintf(message, 160, "a row stride of %zu bytes does not hold %d RGBA pixels", stride, width);
+        return IMAGO_WEBP_FAILED;
+    }
+    if (quality < 0 || quality > 100) {
+        snprintf(message, 160, "quality %d is outside 0...100", quality);
+        return IMAGO_WEBP_FAILED;
+    }
+    WebPConfig config;
+    WebPPicture picture;
+    WebPMemoryWriter writer;
+    if (!WebPConfigInit(&config) || !WebPPictureInit(&picture)) {
+        snprintf(message, 160, "libwebp's headers and library disagree on the version");
+        return IMAGO_WEBP_FAILED;
+    }
+    config.lossless = lossless ? 1 : 0;
+    config.quality = (float)quality;
+    /* Keep the colour under fully transparent pixels only in lossless mode, where "exact" is meant. */
+    config.exact = lossless ? 1 : 0;
+    if (!WebPValidateConfig(&config)) {
+        snprintf(message, 160, "libwebp refused the configuration (quality %d)", quality);
+        return IMAGO_WEBP_FAILED;
+    }
+    picture.use_argb = lossless ? 1 : 0;
+    picture.width = width;
+    picture.height = height;
+    if (!WebPPictureImportRGBA(&picture, pixels, (int)stride)) {
+        snprintf(message, 160, "libwebp could not import the pixels: %s", encoding_error_text(picture.error_code));
+        WebPPictureFree(&picture);
+        return IMAGO_WEBP_FAILED;
+    }
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    int encoded = WebPEncode(&config, &picture);
+    WebPEncodingError error = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!encoded) {
+        snprintf(message, 160, "libwebp could not encode: %s", encoding_error_text(error));
+        WebPMemoryWriterClear(&writer);
+        return IMAGO_WEBP_FAILED;
+    }
+    /* The writer's buffer belongs to WebPFree; hand Swift a malloc'ed copy for imago_free. */
+    uint8_t *buffer = malloc(writer.size > 0 ? writer.size : 1);
+    if (!buffer) {
+        snprintf(message, 160, "out of memory for %zu bytes", writer.size);
+        WebPMemoryWriterClear(&writer);
+        return IMAGO_WEBP_FAILED;
+    }
+    memcpy(buffer, writer.mem, writer.size);
+    *output = buffer;
+    *output_size = writer.size;
+    WebPMemoryWriterClear(&writer);
+    return IMAGO_WEBP_OK;
 }
 
 #endif

@@ -81,11 +81,16 @@ public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
 
 /// One RGBA8 pixel.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0...255.
     public var r: UInt8
+    /// Green, 0...255.
     public var g: UInt8
+    /// Blue, 0...255.
     public var b: UInt8
+    /// Alpha, 0 (transparent) to 255 (opaque).
     public var a: UInt8
 
+    /// A pixel of these channels; opaque unless `a` says otherwise.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
         self.r = r
         self.g = g
@@ -93,5 +98,6 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
         self.a = a
     }
 
+    /// `rgba(255, 128, 0, 255)`.
     public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
 }

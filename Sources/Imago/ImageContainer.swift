@@ -13,6 +13,8 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
     public var repairs: [ImageRepair]
 
+    /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still)
+    /// and what a lenient decode repaired (none for a clean decode).
     public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = [], repairs: [ImageRepair] = []) {
         self.image = image
         self.format = format
@@ -39,6 +41,7 @@ public struct AnimationFrame: @unchecked Sendable, CustomStringConvertible {
     /// How long the frame stays on screen.
     public var duration: Duration
 
+    /// A frame showing `image` for `duration`.
     public init(image: PlatformImage, duration: Duration) {
         self.image = image
         self.duration = duration
@@ -52,14 +55,18 @@ public struct AnimationFrame: @unchecked Sendable, CustomStringConvertible {
 
 /// Width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
+    /// A size of `width` x `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// `256x171`.
     public var description: String { "\(width)x\(height)" }
 }
 

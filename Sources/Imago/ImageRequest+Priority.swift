@@ -7,6 +7,7 @@ extension ImageRequest {
         case high
         case veryHigh
 
+        /// Lower priorities sort first.
         public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 }

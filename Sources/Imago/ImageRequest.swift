@@ -121,6 +121,7 @@ extension ImageRequest {
         /// Go to the network when the caches miss.
         public var loadsFromNetwork: Bool
 
+        /// A cache policy reading and writing what each flag says.
         public init(
             readsMemory: Bool = true, writesMemory: Bool = true, readsDisk: Bool = true,
             writesDisk: Bool = true, loadsFromNetwork: Bool = true

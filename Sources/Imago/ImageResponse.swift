@@ -21,6 +21,7 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// share the stages of the work they joined; ``StageTiming/total`` is each caller's own.
     public var timing: StageTiming
 
+    /// A response carrying `container`, loaded from `source`.
     public init(
         container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: StageTiming = StageTiming()
     ) {

@@ -23,6 +23,8 @@ public enum CommandRunner {
     /// Runs `executable` with `arguments` and waits for it to exit.
     ///
     /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments, without the program's name.
     ///   - environment: the child's whole environment; `nil` inherits this process's.
     ///   - currentDirectory: the child's working directory; `nil` inherits this process's.
     ///   - timeLimit: how long the child may run before it is killed. Generous by design: it stops

@@ -189,8 +189,10 @@ public enum Fixtures {
 public struct SplitMix: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence depends on `seed` alone.
     public init(seed: UInt64) { state = seed }
 
+    /// The next number of the sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

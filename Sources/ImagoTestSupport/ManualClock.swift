@@ -13,11 +13,16 @@ public final class ManualClock: Clock, Sendable {
         /// The time since the clock's start.
         public var offset: Duration
 
+        /// The instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Earlier instants sort first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// `ManualClock.Instant(1.5 seconds)`.
         public var description: String { "ManualClock.Instant(\(offset))" }
     }
 
@@ -60,8 +65,10 @@ public final class ManualClock: Clock, Sendable {
     /// A clock at offset zero.
     public init() {}
 
+    /// The current instant: it moves only with ``advance(by:)``.
     public var now: Instant { state.withLock { $0.now } }
 
+    /// Zero: the clock has no granularity.
     public var minimumResolution: Duration { .zero }
 
     /// The number of tasks currently suspended in ``sleep(until:tolerance:)``.

@@ -10,7 +10,7 @@ import Synchronization
 /// error path; `imago demo` uses it to serve a generated gallery.
 ///
 /// Start one with ``start()`` and stop it with ``shutdown()``, or scope it with
-/// ``withTestServer(_:)``. Shutdown closes every connection, which ends endless and trickling
+/// ``withTestServer(isolation:_:)``. Shutdown closes every connection, which ends endless and trickling
 /// bodies.
 public final class TestServer: Sendable {
     /// `http://127.0.0.1:<port>/`.

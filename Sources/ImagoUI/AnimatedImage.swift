@@ -26,6 +26,7 @@ public struct AnimatedImage: View {
         self.data = data
     }
 
+    /// The current frame, advancing while the view is on screen.
     public var body: some View {
         Image(platformImage: screen.image ?? container.image)
             .resizable()

@@ -21,6 +21,7 @@ public final class AnimatedImageController {
     private var player: AnimationPlayer<AnyAnimationFrameSource, ContinuousClock>?
     private var isVisible = true
 
+    /// A controller that plays animations in `view`.
     public init(view: PlatformImageView) {
         self.view = view
     }

@@ -26,20 +26,24 @@ public final class AnimatedImageView: PlatformImageView {
     }
 
     #if canImport(UIKit)
+    /// Pauses playback off screen and resumes it on screen.
     public override func didMoveToWindow() {
         super.didMoveToWindow()
         updateVisibility()
     }
 
+    /// Hiding the view pauses playback.
     public override var isHidden: Bool {
         didSet { updateVisibility() }
     }
     #else
+    /// Pauses playback off screen and resumes it on screen.
     public override func viewDidMoveToWindow() {
         super.viewDidMoveToWindow()
         updateVisibility()
     }
 
+    /// Hiding the view pauses playback.
     public override var isHidden: Bool {
         didSet { updateVisibility() }
     }

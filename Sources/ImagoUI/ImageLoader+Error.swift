@@ -19,6 +19,7 @@ extension ImageLoader {
             }
         }
 
+        /// What failed, with the URL and, for a timeout, after how long.
         public var description: String {
             switch self {
             case .pipeline(let error):

@@ -53,7 +53,7 @@ public final class ImageLoader {
     /// Whether ``onDisappear()`` cancelled the load, so ``onAppear()`` starts it again.
     @ObservationIgnored private var resumesOnAppear = false
 
-    /// A loader on `pipeline` (by default ``Imago/ImagePipeline/shared``). The pipeline's memory
+    /// A loader on `pipeline` (by default `ImagePipeline.shared`). The pipeline's memory
     /// cache is trimmed on the system's memory warnings from now on (``MemoryPressureTrimmer``).
     public init(pipeline: ImagePipeline = .shared, configuration: Configuration = Configuration()) {
         self.pipeline = pipeline

@@ -63,6 +63,8 @@ public final class ImageViewBinding {
     /// `placeholder`.
     ///
     /// - Parameters:
+    ///   - request: the image to load; `nil` stops loading.
+    ///   - placeholder: shown until the image arrives (and after a failure without `failureImage`).
     ///   - failureImage: shown when the load fails; `nil` keeps what is shown.
     ///   - transition: how an image that arrives later comes in. Default: ``ImageTransition/none``.
     ///   - onCompletion: called once when this load succeeds or fails; never when it is

@@ -45,6 +45,7 @@ public struct LazyImage<Content: View>: View {
             content: content)
     }
 
+    /// The content for the loader's current phase.
     public var body: some View {
         content(loader.phase)
             // The kind changes once per load; a memory hit is already `.success` on the first frame,

@@ -7,6 +7,7 @@ import SwiftUI
 public struct LazyImagePhaseView: View {
     let phase: ImageLoader.Phase
 
+    /// The default content for the phase: a placeholder, the image, or a failure symbol.
     public var body: some View {
         switch phase {
         case .success(let response) where response.container.isAnimated:

@@ -49,4 +49,15 @@ void imago_webp_animation_info(const imago_webp_animation *animation, uint32_t *
  * `*timestamp` is the frame's end time in milliseconds. Returns 0 on corrupt data or at the end. */
 int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **canvas, int *timestamp);
 
+/* imago_webp_encode's results: IMAGO_OK and IMAGO_FAILED's values, for a header that stands alone. */
+#define IMAGO_WEBP_OK 0
+#define IMAGO_WEBP_FAILED 1
+
+/* Encodes straight-alpha RGBA8 rows of `stride` bytes: losslessly (VP8L, every pixel kept, `quality`
+ * then sets the effort) or lossy (VP8 at `quality` 0...100, alpha kept). Width and height must be
+ * 1...16383. On success `*output` is a malloc'ed buffer for imago_free; on failure `message` (at
+ * least 160 bytes) says why. */
+int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
+                      uint8_t **output, size_t *output_size, char *message);
+
 #endif

@@ -10,18 +10,23 @@ public struct BundledImageDirectory: CacheLayer {
     /// The mirror's root.
     public let directory: URL
 
+    /// A read-only layer over the files in `directory`.
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL
     }
 
+    /// `bundle:` and the directory's name.
     public var name: String { "bundle:\(directory.lastPathComponent)" }
+    /// Always `false`: bundled images are read-only.
     public var isWritable: Bool { false }
 
+    /// The file laid out like `key`'s URL, or `nil` when there is none.
     public func data(forKey key: CacheKey) async -> Data? {
         guard let file = file(forKey: key) else { return nil }
         return try? Data(contentsOf: file, options: .mappedIfSafe)
     }
 
+    /// Does nothing: the layer is read-only.
     public func store(_ data: Data, forKey key: CacheKey) async {}
 
     /// Where the image for `key` would be, or `nil` when the key is not an http(s) URL or would

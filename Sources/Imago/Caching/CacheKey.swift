@@ -11,6 +11,7 @@
 /// result: a cache lookup hashes one integer instead of a long URL, and two different keys
 /// almost always differ at their first comparison.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The key as stored: also the text a ``DiskCache`` entry carries and checks.
     public var rawValue: String {
         didSet { hashCode = rawValue.hashValue }
     }
@@ -19,11 +20,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible, Expressible
     /// never leaves memory (disk entries are named by ``StableHash``).
     private var hashCode: Int
 
+    /// A key of exactly `rawValue`; requests make their own (``ImageRequest/originalKey``).
     public init(_ rawValue: String) {
         self.rawValue = rawValue
         self.hashCode = rawValue.hashValue
     }
 
+    /// A key written as a string literal.
     public init(stringLiteral value: String) { self.init(value) }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }

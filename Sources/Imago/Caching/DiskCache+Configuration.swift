@@ -26,6 +26,7 @@ extension DiskCache {
         /// ``DiskCache/sweep()`` and when the cache is released. Default: 30 seconds.
         public var recencyPersistenceInterval: Duration
 
+        /// A configuration with every default but what is given.
         public init(
             sizeLimit: Int = 150 * 1024 * 1024, entryLifetime: Duration? = nil, maximumEntrySize: Int = 50 * 1024 * 1024,
             logger: Logger = Logger(label: "imago.disk-cache", factory: { _ in SwiftLogNoOpLogHandler() }),

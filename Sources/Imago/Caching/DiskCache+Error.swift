@@ -11,6 +11,7 @@ extension DiskCache {
         /// The payload is larger than ``Configuration/maximumEntrySize``; nothing was written.
         case entryTooLarge(CacheKey, size: Int, limit: Int)
 
+        /// What went wrong with the cache directory, and what to do.
         public var description: String {
             switch self {
             case .cannotCreateDirectory(let path, let code):

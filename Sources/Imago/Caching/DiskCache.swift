@@ -62,6 +62,7 @@ public final class DiskCache: Sendable {
     /// Opens (creating if needed) the cache in `directory`. Nothing in it is read.
     ///
     /// - Parameters:
+    ///   - directory: the cache's folder; several processes may share it.
     ///   - configuration: the limits; see ``Configuration`` for the defaults.
     ///   - now: the wall clock for lifetimes and recency; entries outlive the process, so this is
     ///     a `Date`, not a monotonic clock. Tests pass a controllable one.
@@ -106,6 +107,7 @@ public final class DiskCache: Sendable {
 
     /// The entry stored for `key`, with its metadata and times; refreshes its recency.
     ///
+    /// - Parameter key: the entry's key, checked against the one stored in the file.
     /// - Parameter allowExpired: return an expired entry (marked ``Entry/isExpired``) instead of
     ///   deleting it, to show stale data while offline or to revalidate it with its `ETag`.
     public func entry(forKey key: CacheKey, allowExpired: Bool = false) -> Entry? {
@@ -132,6 +134,8 @@ public final class DiskCache: Sendable {
     /// entries if the cache has grown past ``Configuration/sizeLimit``.
     ///
     /// - Parameters:
+    ///   - data: the payload.
+    ///   - key: the entry's key, stored in the file and checked on every read.
     ///   - metadata: small strings kept with the entry, such as `ETag` and `Last-Modified`.
     ///   - lifetime: how long the entry stays fresh; nil uses ``Configuration/entryLifetime``.
     /// - Throws: ``Error/entryTooLarge(_:size:limit:)`` for a payload over
@@ -189,6 +193,7 @@ public final class DiskCache: Sendable {
     /// `304 Not Modified` revalidation calls for. Works on expired entries.
     ///
     /// - Parameters:
+    ///   - key: the entry to refresh.
     ///   - metadata: the new metadata; nil keeps the stored metadata.
     ///   - lifetime: how long the entry stays fresh from now; nil uses ``Configuration/entryLifetime``.
     /// - Returns: false when there was no intact entry to refresh.

@@ -27,6 +27,7 @@ extension MemoryCache {
             return Int(min(fifth, 512 * 1024 * 1024))
         }
 
+        /// A configuration with every default but what is given.
         public init(
             costLimit: Int = Configuration.defaultCostLimit,
             countLimit: Int = 1_000,

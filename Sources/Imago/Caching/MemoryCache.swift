@@ -70,6 +70,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// pinned tier past ``Configuration/pinnedCostLimit`` is stored unpinned.
     ///
     /// - Parameters:
+    ///   - value: what to keep.
+    ///   - key: what to find it by.
     ///   - cost: the value's size in bytes (for a decoded image: its pixel buffer); negative counts as 0.
     ///   - pinned: keep the value through LRU pressure, e.g. for images on screen.
     public func store(_ value: Value, forKey key: Key, cost: Int, pinned: Bool = false) {

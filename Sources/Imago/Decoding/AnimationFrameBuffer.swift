@@ -4,18 +4,22 @@
 public struct AnimationFrameBuffer<Source: AnimationFrameSource>: Sendable {
     /// Most decoded frames held ahead of the one on screen. Default: 2.
     public let capacity: Int
+    /// Where the frames come from.
     public private(set) var source: Source
     /// Decoded frames in play order, with their index in the animation.
     private var queue: [(index: Int, frame: AnimationFrame)] = []
     /// The animation index of the next frame the source will decode.
     private var nextIndex = 0
 
+    /// A buffer that keeps up to `capacity` decoded frames ahead of playback.
     public init(source: Source, capacity: Int = 2) {
         self.source = source
         self.capacity = max(capacity, 1)
     }
 
+    /// The number of frames in the animation.
     public var frameCount: Int { source.frameCount }
+    /// How many times the animation plays; 0 means forever.
     public var loopCount: Int { source.loopCount }
     /// Decoded frames waiting (never more than ``capacity``).
     public var bufferedCount: Int { queue.count }

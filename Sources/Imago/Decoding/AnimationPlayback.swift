@@ -35,6 +35,7 @@ public struct AnimationPlayback: Sendable, Hashable {
     public private(set) var completedLoops = 0
     /// Whether the animation is on screen.
     public private(set) var isVisible = true
+    /// Whether the last loop has ended (never, for a looping-forever animation).
     public private(set) var isFinished = false
     private var isStarted = false
     /// When the frame on screen ends, while a timer runs.
@@ -44,6 +45,7 @@ public struct AnimationPlayback: Sendable, Hashable {
     /// Waiting for ``frameShown(duration:at:)`` after a `.show`.
     private var awaitingFrame = false
 
+    /// Playback of `frameCount` frames, `loopCount` times (0: forever).
     public init(frameCount: Int, loopCount: Int) {
         self.frameCount = max(frameCount, 1)
         self.loopCount = max(loopCount, 0)

@@ -24,7 +24,9 @@ public actor AnimationPlayer<Source: AnimationFrameSource, C: Clock<Duration>> {
     public private(set) var failure: ImagePipeline.Error?
 
     /// - Parameters:
+    ///   - source: the frames to play.
     ///   - lookahead: decoded frames kept ready ahead of the one on screen. Default: 2.
+    ///   - clock: the clock frame delays are measured on (a manual one in tests).
     ///   - display: shows a frame; called in order, one at a time.
     public init(
         source: Source, lookahead: Int = 2, clock: C,

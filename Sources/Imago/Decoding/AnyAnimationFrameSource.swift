@@ -4,6 +4,7 @@ import Foundation
 public struct AnyAnimationFrameSource: AnimationFrameSource {
     private var base: any AnimationFrameSource
 
+    /// Wraps `base`.
     public init(_ base: some AnimationFrameSource) {
         self.base = base
     }
@@ -21,10 +22,14 @@ public struct AnyAnimationFrameSource: AnimationFrameSource {
         }
     }
 
+    /// The wrapped source's format.
     public var format: ImageFormat { base.format }
+    /// The wrapped source's frame count.
     public var frameCount: Int { base.frameCount }
+    /// The wrapped source's loop count (0: forever).
     public var loopCount: Int { base.loopCount }
 
+    /// The wrapped source's next frame.
     public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
         try base.nextFrame()
     }

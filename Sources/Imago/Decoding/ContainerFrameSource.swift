@@ -4,6 +4,7 @@
 public struct ContainerFrameSource: AnimationFrameSource {
     private let frames: [AnimationFrame]
     private var next = 0
+    /// How many times the animation plays; 0 means forever.
     public let loopCount: Int
     private let containerFormat: ImageFormat
 
@@ -16,9 +17,12 @@ public struct ContainerFrameSource: AnimationFrameSource {
         containerFormat = container.format
     }
 
+    /// The number of frames in the container.
     public var frameCount: Int { frames.count }
+    /// The container's format.
     public var format: ImageFormat { containerFormat }
 
+    /// The next frame, starting again after the last.
     public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
         defer { next = (next + 1) % frames.count }
         var frame = frames[next]

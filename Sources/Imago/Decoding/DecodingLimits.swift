@@ -59,6 +59,7 @@ public struct DecodingLimits: Sendable, Hashable {
         /// The header declares a side longer than ``DecodingLimits/maximumSourceDimension``.
         case sourceDimension(width: Int, height: Int, limit: Int)
 
+        /// Which limit was passed, by how much, and which property raises it.
         public var description: String {
             switch self {
             case .pixelCount(let width, let height, let limit):

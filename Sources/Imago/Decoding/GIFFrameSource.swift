@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a GIF one frame at a time, composited as browsers show it, for playback with bounded
 /// memory: one canvas and one index plane live here, whatever the length of the animation.
 ///
-/// Opening the source reads every block once without decoding pixels (``GIFReader/skipImage(frameIndex:)``)
+/// Opening the source reads every block once without decoding pixels (`GIFReader.skipImage(frameIndex:)`)
 /// to count the frames and check ``DecodingLimits`` against the whole animation up front.
 public struct GIFFrameSource: AnimationFrameSource {
     private let bytes: [UInt8]
@@ -14,8 +14,11 @@ public struct GIFFrameSource: AnimationFrameSource {
     private var canvas: GIFCanvas
     private var plane: [UInt8]
     private var decoded = 0
+    /// The number of frames, counted from the file without decoding them.
     public let frameCount: Int
+    /// How many times the animation plays; 0 means forever.
     public let loopCount: Int
+    /// Always ``ImageFormat/gif``.
     public var format: ImageFormat { .gif }
 
     /// Opens `data` and checks the limits (canvas and frame sizes, frame count).
@@ -57,6 +60,7 @@ public struct GIFFrameSource: AnimationFrameSource {
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)
     }
 
+    /// Decodes the next frame onto the canvas, starting again after the last.
     public mutating func nextFrame() throws(ImagePipeline.Error) -> AnimationFrame {
         if decoded == frameCount { try rewind() }
         var control = GIFReader.GraphicControl()

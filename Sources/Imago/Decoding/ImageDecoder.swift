@@ -7,11 +7,13 @@ import Foundation
 /// default, behind any decoder you register. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
 public struct ImageDecoder: ImageDecoding {
+    /// The built-in decoder.
     public init() {}
 
     /// Whether `format` is one of the built-in formats (``ImageFormat/allCases``).
     public func canDecode(_ format: ImageFormat) -> Bool { ImageFormat.allCases.contains(format) }
 
+    /// Decodes `data` with the codec for `context.format`, within `context.limits`.
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try context.limits.check(encodedSize: data.count, url: context.url)
         #if os(Linux)
@@ -44,7 +46,9 @@ public struct ImageDecoder: ImageDecoding {
     /// Sniffs `data` and decodes it.
     ///
     /// - Parameters:
+    ///   - data: the encoded bytes.
     ///   - url: where the bytes came from, for error messages.
+    ///   - limits: checked against the header before any pixel memory is allocated.
     ///   - targetPixelSize: the longer side the caller needs at most; JPEG may then decode smaller.
     ///   - decodesAllFrames: `false` to decode only the first frame of an animation.
     /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look

@@ -61,8 +61,10 @@ public struct ImageDecoderRegistry: ImageDecoding {
         return ImageFormat.sniff(data)
     }
 
+    /// The format the registered decoders, then the built-in signatures, recognise.
     public func recognizeFormat(of data: Data) -> ImageFormat? { sniff(data) }
 
+    /// Whether a registered or built-in decoder handles `format`.
     public func canDecode(_ format: ImageFormat) -> Bool { decoder(for: format) != nil }
 
     /// Decodes with the first decoder that accepts `context.format`.

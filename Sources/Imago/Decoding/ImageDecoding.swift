@@ -36,6 +36,7 @@ public struct DecodingContext: Sendable {
     /// Whether the caller wants every frame of an animation (otherwise the first frame only).
     public var decodesAllFrames: Bool
 
+    /// A context for decoding bytes of `format`.
     public init(
         format: ImageFormat, url: URL? = nil, limits: DecodingLimits = DecodingLimits(),
         targetPixelSize: Int? = nil, decodesAllFrames: Bool = true

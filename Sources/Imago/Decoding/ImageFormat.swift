@@ -11,6 +11,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     public let rawValue: String
     private let declaredMIMEType: String?
 
+    /// The format named `rawValue` (lowercase, as in ``jpeg``).
     public init(rawValue: String) {
         self.rawValue = rawValue
         self.declaredMIMEType = nil
@@ -22,9 +23,13 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
         self.declaredMIMEType = mimeType
     }
 
+    /// JPEG (`image/jpeg`).
     public static let jpeg = ImageFormat(rawValue: "jpeg")
+    /// PNG (`image/png`), APNG included.
     public static let png = ImageFormat(rawValue: "png")
+    /// GIF (`image/gif`), still or animated.
     public static let gif = ImageFormat(rawValue: "gif")
+    /// WebP (`image/webp`), still or animated.
     public static let webp = ImageFormat(rawValue: "webp")
     /// HEIF and its HEVC-coded flavour HEIC (`ftyp` brands heic, heix, hevc, mif1, msf1).
     public static let heif = ImageFormat(rawValue: "heif")
@@ -34,13 +39,17 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     /// The formats Imago recognises and decodes without help.
     public static let allCases: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif]
 
+    /// Formats are equal when their names are.
     public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// Decodes the name, as a single string.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// Encodes the name, as a single string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
@@ -91,5 +100,6 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     /// The usual MIME type, for `Accept` headers and encoders.
     public var mimeType: String { declaredMIMEType ?? "image/\(rawValue)" }
 
+    /// The name in capitals: `JPEG`.
     public var description: String { rawValue.uppercased() }
 }

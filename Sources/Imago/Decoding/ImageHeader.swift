@@ -5,12 +5,14 @@ import Foundation
 /// Limits are checked against these figures before any pixel memory is allocated, so a file that
 /// declares 65,535 x 65,535 pixels in a few hundred bytes is refused at once.
 public struct ImageHeader: Sendable, Hashable {
+    /// The format the signature says.
     public var format: ImageFormat
     /// Declared width in pixels.
     public var width: Int
     /// Declared height in pixels.
     public var height: Int
 
+    /// A header of a still image of this size.
     public init(format: ImageFormat, width: Int, height: Int) {
         self.format = format
         self.width = width

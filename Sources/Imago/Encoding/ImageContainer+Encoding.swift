@@ -10,12 +10,14 @@ extension ImageContainer {
     /// ```
     ///
     /// - Parameters:
-    ///   - format: ``ImageFormat/png`` (lossless) or ``ImageFormat/jpeg`` (transparency composited
-    ///     onto white).
+    ///   - format: ``ImageFormat/png`` (lossless), ``ImageFormat/jpeg`` (transparency composited
+    ///     onto white) or ``ImageFormat/webp`` (transparency kept).
     ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses the encoder's default
-    ///     (JPEG: 0.85). Ignored for PNG.
-    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write
-    ///   or pixels the codec refuses.
+    ///     (0.85 for JPEG and WebP). For WebP, 1 means lossless (VP8L), as it does for ImageIO on
+    ///     Apple platforms. Ignored for PNG.
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,
+    ///   a quality outside 0...1, pixels the codec refuses, or WebP on an Apple system whose ImageIO
+    ///   cannot write it.
     public func encoded(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
         try Self.encoder(for: format, quality: quality).encode(bitmap())
     }
@@ -27,12 +29,20 @@ extension ImageContainer {
             return PNGEncoder()
         case .jpeg:
             guard let quality else { return JPEGEncoder() }
-            guard quality.isFinite, (0...1).contains(quality) else {
-                throw .encodingFailed(.jpeg, reason: "quality \(quality) is outside 0...1")
-            }
-            return JPEGEncoder(quality: Int((quality * 100).rounded()))
+            return JPEGEncoder(quality: try percent(quality, for: .jpeg))
+        case .webp:
+            guard let quality else { return WebPEncoder() }
+            return WebPEncoder(quality: try percent(quality, for: .webp), isLossless: quality == 1)
         default:
-            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG or JPEG")
+            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG or WebP")
         }
+    }
+
+    /// `quality` (0...1) as a percentage, or an error naming the format.
+    private static func percent(_ quality: Double, for format: ImageFormat) throws(ImagePipeline.Error) -> Int {
+        guard quality.isFinite, (0...1).contains(quality) else {
+            throw .encodingFailed(format, reason: "quality \(quality) is outside 0...1")
+        }
+        return Int((quality * 100).rounded())
     }
 }

@@ -3,8 +3,12 @@ import CoreGraphics
 import Foundation
 import ImageIO
 
-/// The Apple back end of ``JPEGEncoder`` and ``PNGEncoder``: a `CGImage` over the bitmap's bytes,
-/// written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
+/// The Apple back end of ``JPEGEncoder``, ``PNGEncoder`` and ``WebPEncoder``: a `CGImage` over the
+/// bitmap's bytes, written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
+///
+/// ImageIO has always written JPEG and PNG; WebP only where the system lists it among
+/// `CGImageDestinationCopyTypeIdentifiers()` (recent OS versions), which is checked at run time, so
+/// an older system gets an error that says to encode as PNG or JPEG instead of an empty file.
 enum ImageIOEncoder {
     static func encode(_ bitmap: Bitmap, as encoder: some ImageEncoding, quality: Double?)
         throws(ImagePipeline.Error) -> Data
@@ -24,9 +28,19 @@ enum ImageIOEncoder {
                 bytesPerRow: bitmap.bytesPerRow, space: space, bitmapInfo: CGBitmapInfo(rawValue: alphaInfo.rawValue),
                 provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent)
         else { throw encoder.failure("CoreGraphics could not wrap the bitmap") }
-        let type = (encoder.format == .jpeg ? "public.jpeg" : "public.png") as CFString
+        let identifier =
+            switch encoder.format {
+            case .jpeg: "public.jpeg"
+            case .webp: "org.webmproject.webp"
+            default: "public.png"
+            }
+        let writable = CGImageDestinationCopyTypeIdentifiers() as? [String] ?? []
+        guard writable.contains(identifier) else {
+            throw encoder.failure("ImageIO on this system cannot write \(encoder.format); encode as PNG or JPEG")
+        }
         let output = NSMutableData()
-        guard let destination = CGImageDestinationCreateWithData(output as CFMutableData, type, 1, nil) else {
+        guard let destination = CGImageDestinationCreateWithData(output as CFMutableData, identifier as CFString, 1, nil)
+        else {
             throw encoder.failure("ImageIO has no \(encoder.format) encoder")
         }
         let properties = quality.map { [kCGImageDestinationLossyCompressionQuality: $0] as CFDictionary }

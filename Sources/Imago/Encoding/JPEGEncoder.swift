@@ -11,12 +11,17 @@ public struct JPEGEncoder: ImageEncoding {
     /// 1 (smallest) to 100 (best); 85 by default, where artefacts are hard to see.
     public var quality: Int
 
+    /// An encoder at `quality`, clamped to 1...100.
     public init(quality: Int = 85) {
         self.quality = min(max(quality, 1), 100)
     }
 
+    /// Always ``ImageFormat/jpeg``.
     public var format: ImageFormat { .jpeg }
 
+    /// Encodes `image`, compositing any transparency onto white.
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for an empty bitmap or one larger
+    ///   than 65,535 pixels a side.
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
         #if os(Linux)
         return try encode(image, outputLimit: 0)

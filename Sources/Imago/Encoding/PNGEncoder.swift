@@ -8,10 +8,14 @@ import Foundation
 /// An opaque bitmap is written as RGB (a quarter smaller), anything else as RGBA with straight
 /// alpha (premultiplied pixels are converted back).
 public struct PNGEncoder: ImageEncoding {
+    /// A PNG encoder (it has no options).
     public init() {}
 
+    /// Always ``ImageFormat/png``.
     public var format: ImageFormat { .png }
 
+    /// Encodes `image` losslessly.
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for an empty bitmap.
     public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
         try checkNotEmpty(image)
         #if os(Linux)

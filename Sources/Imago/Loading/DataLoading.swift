@@ -24,6 +24,7 @@ public struct DataRequest: Sendable, Hashable {
     /// treated so. Default: none.
     public var credentialHeaderNames: Set<String>
 
+    /// A request for `url` with `headers`; see ``credentialHeaderNames`` for what a redirect drops.
     public init(url: URL, headers: [String: String] = [:], credentialHeaderNames: Set<String> = []) {
         self.url = url
         self.headers = headers
@@ -40,6 +41,7 @@ public struct DataResponse: Sendable, Hashable {
     /// Response headers with lower-cased names.
     public var headers: [String: String]
 
+    /// A response of `data` with this status and these headers.
     public init(data: Data, statusCode: Int, headers: [String: String]) {
         self.data = data
         self.statusCode = statusCode

@@ -5,6 +5,7 @@ public struct DownloadProgress: Sendable, Hashable {
     /// Bytes expected, when the server declared a length.
     public var total: Int64?
 
+    /// `completed` bytes of `total` (`nil` when the server did not say).
     public init(completed: Int64, total: Int64?) {
         self.completed = completed
         self.total = total

@@ -55,6 +55,7 @@ public final class HTTPClientDataLoader: DataLoading {
         try await client.shutdown()
     }
 
+    /// Downloads `request` with AsyncHTTPClient, within the configured limits and timeouts.
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {

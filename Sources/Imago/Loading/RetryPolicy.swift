@@ -16,6 +16,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Default: 60 s.
     public var maximumRetryAfter: Duration
 
+    /// A policy with every default but what is given.
     public init(
         maximumAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(10),
         maximumRetryAfter: Duration = .seconds(60)

@@ -3,7 +3,7 @@ import Synchronization
 /// Runs downloads at most `maximumConcurrent` at a time, the most urgent first.
 ///
 /// Work waits for a slot without blocking a thread; a caller cancelled while waiting leaves the
-/// queue at once. The rules live in ``SchedulerQueue``; this type only parks and resumes tasks.
+/// queue at once. The rules live in `SchedulerQueue`; this type only parks and resumes tasks.
 public final class Scheduler: Sendable {
     private struct State {
         var queue: SchedulerQueue
@@ -36,7 +36,10 @@ public final class Scheduler: Sendable {
 
     /// Waits for a slot, runs `operation`, and frees the slot.
     ///
+    /// - Parameter priority: the job's place in the queue; more urgent jobs start first.
+    /// - Parameter cancellation: the error thrown when the calling task is cancelled while waiting.
     /// - Parameter onTicket: called once, before waiting, with a ticket for priority changes.
+    /// - Parameter operation: the work to run once a slot is free.
     /// - Throws: `cancelled` when the calling task is cancelled while waiting, or what `operation` throws.
     public func run<Value: Sendable>(
         priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,

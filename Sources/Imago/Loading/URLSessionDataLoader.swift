@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `URLCache`, since Imago keeps its own caches. (On Linux, FoundationNetworking still creates an
 /// empty `~/.cache/org.swift.foundation.URLCache/<process>` folder when any session configuration
 /// is made; no configuration avoids that.) URLSession has no connect timeout of its own: a
-/// connection that does not open counts against the stall timeout. Redirects follow ``RedirectPolicy``,
+/// connection that does not open counts against the stall timeout. Redirects follow `RedirectPolicy`,
 /// as with ``HTTPClientDataLoader``: at most 10, never https to http, credentials dropped across origins. Call ``shutdown()`` when done; a released loader invalidates its
 /// session.
 public final class URLSessionDataLoader: DataLoading {
@@ -55,6 +55,7 @@ public final class URLSessionDataLoader: DataLoading {
     /// Downloads whose task has not yet reported its end (tests check it returns to zero).
     public var activeTransferCount: Int { delegate.activeCount }
 
+    /// Downloads `request` with URLSession, within the configured limits and timeouts.
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the pipeline did with one request, for observers of ``ImagePipeline/events()``.
+/// What the pipeline did with one request, for observers of ``ImagePipeline/events(bufferingNewest:)``.
 public enum PipelineEvent: Sendable, CustomStringConvertible {
     /// A request missed the memory cache and its work began (or joined work under way).
     case started(URL, key: CacheKey)
@@ -53,6 +53,7 @@ public struct StageTiming: Sendable, Hashable, CustomStringConvertible {
     /// Download attempts made (0 when no download ran).
     public var attempts: Int = 0
 
+    /// No stage timed yet: every stage `nil`, a zero total, no attempts.
     public init() {}
 
     /// `total 12.3 ms: queued 0.1 ms, download 8.0 ms, decode 4.0 ms; 1 attempt`: the stages that ran.

@@ -13,9 +13,11 @@ extension ImagePipeline {
     /// ```
     ///
     /// - Parameters:
+    ///   - request: the image to load.
     ///   - callbackQueue: where `progress` and `completion` run, always asynchronously (even for a
     ///     memory hit). Default: the main queue, for UI code.
     ///   - progress: told how the download advances (never for cache hits).
+    ///   - completion: called once with the response or the error (`.cancelled` after ``ImageTask/cancel()``).
     /// - Returns: the load's handle: ``ImageTask/cancel()``, ``ImageTask/priority``.
     @discardableResult
     public func loadImage(

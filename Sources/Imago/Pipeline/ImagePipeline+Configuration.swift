@@ -69,7 +69,7 @@ extension ImagePipeline {
         public var logger: Logger
         /// Whether the pipeline's log messages leave out the parts of URLs that commonly carry
         /// secrets (user, password, query string, fragment; see
-        /// ``Foundation/URL/redactedDescription``). Error descriptions always do; call
+        /// `URL.redactedDescription`). Error descriptions always do; call
         /// ``ImagePipeline/Error/description(redactingURLs:)`` for the whole URL. Default: `true`.
         public var redactsURLs: Bool
         /// The prefix of the swift-metrics labels. Default: `imago`.

@@ -131,7 +131,7 @@ extension ImagePipeline {
             return nil
         }
 
-        /// A sentence for people, with URLs redacted (see ``Foundation/URL/redactedDescription``):
+        /// A sentence for people, with URLs redacted (see `URL.redactedDescription`):
         /// no user, password, query string or fragment. ``url`` keeps the whole URL, and
         /// ``description(redactingURLs:)`` shows it in the sentence.
         public var description: String { description(redactingURLs: true) }

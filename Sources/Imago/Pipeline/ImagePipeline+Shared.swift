@@ -2,7 +2,7 @@ import Synchronization
 
 extension ImagePipeline {
     /// The pipeline used when none is given: by ImagoUI's views and loaders, by
-    /// ``ImagePipeline/load(_:completion:)`` callers who keep no pipeline of their own. Made on
+    /// ``ImagePipeline/loadImage(with:callbackQueue:progress:completion:)`` callers who keep no pipeline of their own. Made on
     /// first use with every default (a memory cache, no disk cache).
     ///
     /// Set it once at launch, before any image loads, to configure the caches:

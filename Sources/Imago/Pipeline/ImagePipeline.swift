@@ -31,6 +31,7 @@ public final class ImagePipeline: Sendable {
     /// Random numbers for retry jitter.
     let random = Mutex(SystemRandomNumberGenerator())
 
+    /// A pipeline with its own caches, loader and queue, as `configuration` says.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
@@ -48,6 +49,7 @@ public final class ImagePipeline: Sendable {
 
     /// Loads, decodes and processes the image for `request`.
     ///
+    /// - Parameter request: the image to load, and how.
     /// - Parameter progress: told how the download advances, from any thread (never for cache hits).
     /// - Throws: ``ImagePipeline/Error``; `cancelled` when the calling task is cancelled.
     public func image(

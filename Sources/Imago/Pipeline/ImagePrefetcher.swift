@@ -34,6 +34,7 @@ public final class ImagePrefetcher: Sendable {
 
     private let state = Mutex(State())
 
+    /// A prefetcher that loads through `pipeline` into `destination` at `priority`.
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
         self.destination = destination

@@ -12,6 +12,7 @@ public struct RoundedCornersProcessor: BitmapProcessing, Hashable {
         /// Colour, in straight alpha; a translucent colour lets the image show through.
         public var color: RGBA
 
+        /// A border `width` pixels wide, of `color`.
         public init(width: Int, color: RGBA) {
             self.width = width
             self.color = color

@@ -1,0 +1,59 @@
+#if os(Linux)
+import CImagoCodecs
+#endif
+import Foundation
+
+/// Encodes WebP, lossy or lossless, keeping transparency either way: libwebp on Linux, ImageIO on
+/// Apple platforms (where the system must be able to write WebP, see ``encode(_:)``).
+///
+/// Lossy WebP (VP8) is what photographs and thumbnails want: about a third smaller than a JPEG of
+/// the same look. Lossless WebP (VP8L) keeps every pixel, like PNG, and is usually smaller than it.
+public struct WebPEncoder: ImageEncoding {
+    /// For lossy encoding, 0 (smallest) to 100 (best); 85 by default, as for ``JPEGEncoder``.
+    /// Ignored when ``isLossless``.
+    public var quality: Int
+
+    /// Whether every pixel is kept exactly (VP8L); `false` by default (lossy, at ``quality``).
+    public var isLossless: Bool
+
+    /// A lossy encoder at `quality` (clamped to 0...100), or a lossless one.
+    public init(quality: Int = 85, isLossless: Bool = false) {
+        self.quality = min(max(quality, 0), 100)
+        self.isLossless = isLossless
+    }
+
+    /// Always ``ImageFormat/webp``.
+    public var format: ImageFormat { .webp }
+
+    /// Encodes `image`.
+    ///
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for an empty bitmap, one larger
+    ///   than WebP's 16,383 pixels a side, or, on Apple platforms, a system whose ImageIO cannot
+    ///   write WebP (then encode as PNG or JPEG).
+    public func encode(_ image: Bitmap) throws(ImagePipeline.Error) -> Data {
+        try checkNotEmpty(image)
+        let side = 16_383
+        guard image.width <= side, image.height <= side else {
+            throw failure("a \(image.width)x\(image.height) bitmap is too large for WebP (16,383 pixels a side)")
+        }
+        #if os(Linux)
+        // Both sides fit in 14 bits (checked above), so the C int conversions cannot truncate.
+        let pixels = image.straightAlphaPixels
+        let lossless: Int32 = isLossless ? 1 : 0
+        // In lossless mode libwebp reads `quality` as effort: its own default, 75.
+        let quality = Int32(isLossless ? 75 : quality)
+        return try encodeWithShim(library: "libwebp") { output, size, message in
+            imago_webp_encode(
+                pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, lossless, quality, &output, &size,
+                message)
+        }
+        #elseif canImport(ImageIO)
+        // ImageIO reads a quality of 1.0 as "lossless where the format supports it".
+        return try ImageIOEncoder.encode(
+            Bitmap(width: image.width, height: image.height, alphaMode: .straight, pixels: image.straightAlphaPixels),
+            as: self, quality: isLossless ? 1.0 : Double(quality) / 100)
+        #else
+        throw failure("no WebP encoder on this platform")
+        #endif
+    }
+}
