@@ -11,7 +11,9 @@ enum CodecBenchmark {
 
     /// Baselines for decoding: libjpeg-turbo's own `djpeg` (the same libjpeg-turbo we link, run as
     /// a process; start-up measured on a 1x1 JPEG and subtracted) and Pillow timed inside python.
-    static func decode(repetitions: Int, directory: URL, python: PythonWorker?) throws -> [Figure] {
+    static func decode(_ context: BenchmarkContext) throws -> [Figure] {
+        let (repetitions, directory, python) = (context.repetitions, context.directory, context.python)
+        let (width, height) = context.quick ? (400, 300) : (Self.width, Self.height)
         let jpeg = try Fixtures.jpeg(width: width, height: height)
         let tiny = try Fixtures.jpeg(width: 1, height: 1)
         let jpegPath = directory.appendingPathComponent("12mp.jpg")
@@ -63,7 +65,9 @@ enum CodecBenchmark {
     }
 
     /// Lanczos thumbnail of the same 12-megapixel RGBA pixels, ours against Pillow's `resize(LANCZOS)`.
-    static func thumbnail(repetitions: Int, directory: URL, python: PythonWorker?) throws -> [Figure] {
+    static func thumbnail(_ context: BenchmarkContext) throws -> [Figure] {
+        let (repetitions, directory, python) = (context.repetitions, context.directory, context.python)
+        let (width, height) = context.quick ? (400, 300) : (Self.width, Self.height)
         let bitmap = Fixtures.picture(width: width, height: height)
         let processor = ThumbnailProcessor(maximumPixelSize: target)
         let ours: () throws -> Double = {

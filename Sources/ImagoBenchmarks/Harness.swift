@@ -113,12 +113,17 @@ struct Machine: Sendable {
         let cpu = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             ?? "unknown"
-        let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
-            .split(separator: " ").prefix(3).joined(separator: " ")
+        let load = loadAverage()
         let formatter = ISO8601DateFormatter()
         return Machine(
             cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel, cpu: cpu, loadAverage: load,
             date: formatter.string(from: Date()), temporaryFileSystem: fileSystem(of: temporaryDirectory.path))
+    }
+
+    /// The 1, 5 and 15-minute load averages, from /proc/loadavg.
+    static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+            .split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     /// The type of the file system holding `path`, from /proc/mounts (longest matching mount point).

@@ -80,8 +80,14 @@ final class PythonWorker {
         let scriptURL = scriptDirectory.appendingPathComponent("imago_bench_worker.py")
         do {
             try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-u", scriptURL.path]
+            // The venv of the thumbnail benchmark when one is named (it has Pillow), else python3.
+            if let python = ProcessInfo.processInfo.environment["IMAGO_BENCH_PYTHON"] {
+                process.executableURL = URL(fileURLWithPath: python)
+                process.arguments = ["-u", scriptURL.path]
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", "-u", scriptURL.path]
+            }
             process.standardInput = input
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
