@@ -91,6 +91,19 @@ func time(_ body: () async throws -> Void) async rethrows -> Double {
     return (ContinuousClock.now - start).seconds
 }
 
+/// CPU seconds the calling thread spent in `body` (`CLOCK_THREAD_CPUTIME_ID`): what a
+/// single-threaded piece of work costs, whatever else the machine runs meanwhile.
+func threadCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+    let start = now()
+    try body()
+    return now() - start
+}
+
 /// Keeps the optimizer from discarding a result.
 @inline(never) func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
