@@ -40,6 +40,14 @@ enum SchedulerBenchmark {
         }
     }
 
+    /// What the jobs leave behind: their tickets, and how many ran.
+    final class Tally: Sendable {
+        let tickets: Mutex<[Scheduler.Ticket?]>
+        let finished = Atomic<Int>(0)
+
+        init(count: Int) { tickets = Mutex(Array(repeating: nil, count: count)) }
+    }
+
     struct Measurement {
         var enqueue: Double
         var reprioritise: Double
@@ -60,8 +68,7 @@ enum SchedulerBenchmark {
         while scheduler.activeCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
         var random = SplitMix(seed: UInt64(count))
         let priorities = (0..<count).map { _ in ImageRequest.Priority.allCases.randomElement(using: &random) ?? .normal }
-        let tickets = Mutex([Scheduler.Ticket?](repeating: nil, count: count))
-        let finished = Atomic<Int>(0)
+        let tally = Tally(count: count)
         var enqueue = 0.0
         var reprioritise = 0.0
         var start = 0.0
@@ -72,15 +79,15 @@ enum SchedulerBenchmark {
                 group.addTask {
                     try await scheduler.run(
                         priority: priority, cancellation: .cancelled(url),
-                        onTicket: { ticket in tickets.withLock { $0[index] = ticket } }
+                        onTicket: { ticket in tally.tickets.withLock { $0[index] = ticket } }
                     ) { () async throws(ImagePipeline.Error) -> Void in
-                        finished.add(1, ordering: .relaxed)
+                        tally.finished.add(1, ordering: .relaxed)
                     }
                 }
             }
             while scheduler.queuedCount < count { try await Task.sleep(for: .microseconds(200)) }
             enqueue = (ContinuousClock.now - began).seconds
-            let held = tickets.withLock { $0 }.compactMap { $0 }
+            let held = tally.tickets.withLock { $0 }.compactMap { $0 }
             precondition(held.count == count)
             let moved = ContinuousClock.now
             for (index, ticket) in held.enumerated() {
@@ -94,7 +101,7 @@ enum SchedulerBenchmark {
             start = (ContinuousClock.now - released).seconds
         }
         try await blocker.value
-        precondition(finished.load(ordering: .relaxed) == count)
+        precondition(tally.finished.load(ordering: .relaxed) == count)
         let perJob = 1e6 / Double(count)
         return (enqueue * perJob, reprioritise * perJob, start * perJob)
     }
