@@ -64,7 +64,7 @@ enum CodecBenchmark {
             faultSamples.removeAll()
             let m = try Interleaved(repetitions: repetitions).run(contenders)
             let decoded = try ImageDecoder.decode(jpeg, targetPixelSize: targetSize).pixelSize
-            let megapixels = String(format: "%.0f MP", Double(width * height) / 1e6)
+            let megapixels = width * height >= 1_000_000 ? String(format: "%.0f MP", Double(width * height) / 1e6) : "\(width)x\(height)"
             let label =
                 targetSize.map { "JPEG \(megapixels) decode, target \($0) (→ \(decoded)): CPU" }
                 ?? "JPEG \(megapixels) full decode to RGBA: CPU"
@@ -102,7 +102,7 @@ enum CodecBenchmark {
             let m = try Interleaved(repetitions: repetitions).run([ours])
             return [
                 Figure(
-                    benchmark: "thumbnail", name: "ThumbnailProcessor 12 MP → 256 (Lanczos)", unit: "ms",
+                    benchmark: "thumbnail", name: "ThumbnailProcessor \(width)x\(height) RGBA → \(target) (Lanczos-3)", unit: "ms",
                     higherIsBetter: false, ours: m[0], baselineName: "Pillow unavailable", baseline: .nan,
                     repetitions: repetitions)
             ]
