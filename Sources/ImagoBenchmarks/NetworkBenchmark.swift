@@ -122,6 +122,7 @@ enum NetworkBenchmark {
 
             var contenders = [pipelineData, rawGets]
             var diskPipeline: ImagePipeline?
+            var diskCache: DiskCache?
             if concurrency == 8 {
                 let cache = try DiskCache(directory: context.directory.appendingPathComponent("network-disk-cache"))
                 let disk = ImagePipeline(
@@ -129,6 +130,7 @@ enum NetworkBenchmark {
                         dataLoader: pipelineLoader, memoryCache: nil, diskCache: cache,
                         maximumConcurrentDownloads: concurrency, connectivity: .alwaysReachable))
                 diskPipeline = disk
+                diskCache = cache
                 // Reload every time (no disk read), store what arrives.
                 contenders += [through(disk, policy: .reloadIgnoringCache), rawGetsAndWrites]
                 let images: () async throws -> Double = {
@@ -169,7 +171,9 @@ enum NetworkBenchmark {
                         benchmark: "network",
                         name: "ImagePipeline.data(for:) storing to DiskCache, concurrency 8, same", unit: "req/s",
                         higherIsBetter: true, ours: m[2], baselineName: "\(bareName) + plain file write of each body",
-                        baseline: m[3], repetitions: repetitions))
+                        baseline: m[3],
+                        extra: [("entries in the DiskCache at the end (of \(imageCount))", Double(diskCache?.statistics().entryCount ?? 0))],
+                        repetitions: repetitions))
                 figures.append(
                     Figure(
                         benchmark: "network", name: "ImagePipeline.image(for:) with decode, concurrency 8, same",
