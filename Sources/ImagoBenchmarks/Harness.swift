@@ -91,6 +91,19 @@ func time(_ body: () async throws -> Void) async rethrows -> Double {
     return (ContinuousClock.now - start).seconds
 }
 
+/// CPU seconds the calling thread spent in `body` (`CLOCK_THREAD_CPUTIME_ID`): what a
+/// single-threaded piece of work costs, whatever else the machine runs meanwhile.
+func threadCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+    let start = now()
+    try body()
+    return now() - start
+}
+
 /// Keeps the optimizer from discarding a result.
 @inline(never) func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
@@ -113,12 +126,17 @@ struct Machine: Sendable {
         let cpu = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             ?? "unknown"
-        let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
-            .split(separator: " ").prefix(3).joined(separator: " ")
+        let load = loadAverage()
         let formatter = ISO8601DateFormatter()
         return Machine(
             cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel, cpu: cpu, loadAverage: load,
             date: formatter.string(from: Date()), temporaryFileSystem: fileSystem(of: temporaryDirectory.path))
+    }
+
+    /// The 1, 5 and 15-minute load averages, from /proc/loadavg.
+    static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+            .split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     /// The type of the file system holding `path`, from /proc/mounts (longest matching mount point).

@@ -1,27 +1,28 @@
 import Foundation
 
-/// `swift run -c release imago-bench [--json] [--repetitions N] [--only thumbnails]`
+/// `swift run -c release imago-bench [--filter PATTERN] [--json] [--quick] [--repetitions N]`
 ///
 /// Every figure is measured beside its baseline in the same run, interleaved, and reported as the
 /// median of N repetitions with the ratio ours / baseline. See Benchmarks/README.md.
 @main
 struct ImagoBench {
     static func main() async throws {
-        let arguments = CommandLine.arguments.dropFirst()
+        let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--page-faults") { try PageFaultProbe.run(); return }
-        if let index = arguments.firstIndex(of: "--thumbnail-child"), arguments.count >= 3 {
-            let rest = Array(arguments[index...].dropFirst())
-            try ThumbnailBenchmark.child(path: rest[0], target: Int(rest[1]) ?? 256)
+        if let index = arguments.firstIndex(of: "--thumbnail-child"), arguments.count >= index + 3 {
+            try ThumbnailBenchmark.child(path: arguments[index + 1], target: Int(arguments[index + 2]) ?? 256)
             return
         }
-        // `--only thumbnails`: just the whole-process thumbnail comparison with libvips and Pillow.
-        let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
-        let json = arguments.contains("--json")
-        var repetitions = 7
-        if let index = arguments.firstIndex(of: "--repetitions"), arguments.index(after: index) < arguments.endIndex,
-            let value = Int(arguments[arguments.index(after: index)])
-        {
-            repetitions = max(5, value)
+        if let index = arguments.firstIndex(of: PeakMemoryBenchmark.childFlag) {
+            try await PeakMemoryBenchmark.child(arguments: Array(arguments[(index + 1)...]))
+            return
+        }
+        let options: BenchmarkOptions
+        do {
+            options = try BenchmarkOptions(arguments: arguments)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(2)
         }
 
         let directory = FileManager.default.temporaryDirectory
@@ -33,55 +34,101 @@ struct ImagoBench {
         let python = PythonWorker(scriptDirectory: directory)
         defer { python?.stop() }
         let started = ContinuousClock.now
-        func note(_ text: String) {
-            FileHandle.standardError.write(Data("[\(String(format: "%6.1f", (ContinuousClock.now - started).seconds)) s] \(text)\n".utf8))
+        let context = BenchmarkContext(options: options, directory: directory, python: python, started: started)
+        if options.quick { context.note("quick smoke mode: tiny inputs, 1 repetition; the numbers mean nothing") }
+        if python?.hasPillow != true {
+            context.note("Pillow unavailable (set IMAGO_BENCH_PYTHON to a venv with pillow): its baselines are left out")
         }
 
         var figures: [Figure] = []
-        if only == "cache" {
-            // `--only cache`: the memory and disk cache figures and the start-up of a large disk cache.
-            let smoke = arguments.contains("--quick")
-            note("memory cache")
-            figures += try MemoryCacheBenchmark.run(repetitions: repetitions, quick: smoke)
-            note("disk cache")
-            figures += try DiskCacheBenchmark.run(repetitions: repetitions, directory: directory, python: python, quick: smoke)
-            note("disk cache start-up")
-            figures += try CacheStartupBenchmark.run(repetitions: repetitions, directory: directory, quick: smoke)
-            print(Report(
-                machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
-                figures: figures, seconds: (ContinuousClock.now - started).seconds).table())
-            return
+        var ran = 0
+        for group in BenchmarkGroup.all where options.runs(group: group.name) {
+            context.note(group.name + ": " + group.summary)
+            ran += 1
+            do {
+                figures += try await group.run(context).filter(options.keeps)
+            } catch let skip as BenchmarkSkip {
+                context.note("skipped: \(skip.message)")
+            }
         }
-        if only == "thumbnails" {
-            note("thumbnails of whole files, Imago, libvips and Pillow in child processes")
-            figures += try ThumbnailBenchmark.run(repetitions: repetitions, directory: directory)
-            let report = Report(
-                machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
-                figures: figures, seconds: (ContinuousClock.now - started).seconds)
-            print(json ? report.json() : report.table())
-            return
+        guard ran > 0 else {
+            FileHandle.standardError.write(Data("no group matches \(options.filter ?? "")\n\(BenchmarkOptions.usage)\n".utf8))
+            exit(2)
         }
-        note("memory cache")
-        figures += try MemoryCacheBenchmark.run(repetitions: repetitions)
-        note("disk cache")
-        figures += try DiskCacheBenchmark.run(repetitions: repetitions, directory: directory, python: python)
-        note("JPEG decode")
-        figures += try CodecBenchmark.decode(repetitions: repetitions, directory: directory, python: python)
-        note("thumbnail")
-        figures += try CodecBenchmark.thumbnail(repetitions: repetitions, directory: directory, python: python)
-        note("thumbnails of whole files beside libvips and Pillow")
-        do {
-            figures += try ThumbnailBenchmark.run(repetitions: repetitions, directory: directory)
-        } catch {
-            note("skipped: \(error)")
-        }
-        note("network")
-        figures += try await NetworkBenchmark.run(repetitions: repetitions)
-        note("done")
+        context.note("done")
 
-        let report = Report(
-            machine: machine, repetitions: repetitions, python: python?.versionsLine ?? "python3 unavailable",
+        var report = Report(
+            machine: machine, repetitions: options.repetitions, python: python?.versionsLine ?? "python3 unavailable",
             figures: figures, seconds: (ContinuousClock.now - started).seconds)
-        print(json ? report.json() : report.table())
+        report.quick = options.quick
+        report.loadAverageAtEnd = Machine.loadAverage()
+        print(options.json ? report.json() : report.table())
     }
+}
+
+/// What every group is handed: the options, a scratch directory, the python worker, and a log.
+struct BenchmarkContext: Sendable {
+    var options: BenchmarkOptions
+    var directory: URL
+    nonisolated(unsafe) var python: PythonWorker?
+    var started: ContinuousClock.Instant
+
+    var repetitions: Int { options.repetitions }
+    var quick: Bool { options.quick }
+
+    /// A progress line on stderr, with the seconds since the run began.
+    func note(_ text: String) {
+        FileHandle.standardError.write(
+            Data("[\(String(format: "%6.1f", (ContinuousClock.now - started).seconds)) s] \(text)\n".utf8))
+    }
+}
+
+/// A group that cannot run here (a missing tool or module): noted on stderr, never faked.
+struct BenchmarkSkip: Error {
+    var message: String
+}
+
+/// One named group of figures; `--filter` picks groups by name.
+struct BenchmarkGroup: Sendable {
+    var name: String
+    var summary: String
+    var run: @Sendable (BenchmarkContext) async throws -> [Figure]
+
+    static let all: [BenchmarkGroup] = [
+        BenchmarkGroup(name: "memory-cache", summary: "memory cache hits") { context in
+            try MemoryCacheBenchmark.run(repetitions: context.repetitions, quick: context.quick)
+        },
+        BenchmarkGroup(name: "disk-cache", summary: "disk cache reads and writes") { context in
+            try DiskCacheBenchmark.run(
+                repetitions: context.repetitions, directory: context.directory, python: context.python, quick: context.quick)
+        },
+        BenchmarkGroup(name: "cache-startup", summary: "opening a disk cache of 100k entries, its first hit, and a sweep") {
+            context in
+            try CacheStartupBenchmark.run(repetitions: context.repetitions, directory: context.directory, quick: context.quick)
+        },
+        BenchmarkGroup(name: "jpeg-decode", summary: "12 MP JPEG decode beside djpeg and Pillow") { context in
+            try CodecBenchmark.decode(context)
+        },
+        BenchmarkGroup(name: "thumbnail-processor", summary: "Lanczos shrink beside Pillow") { context in
+            try CodecBenchmark.thumbnail(context)
+        },
+        BenchmarkGroup(name: "thumbnails", summary: "thumbnails of whole files beside libvips and Pillow, child processes") {
+            context in
+            try ThumbnailBenchmark.run(context)
+        },
+        BenchmarkGroup(name: "network", summary: "loopback downloads beside the bare loader") { context in
+            try await NetworkBenchmark.run(context)
+        },
+        BenchmarkGroup(name: "coalescing", summary: "many callers of few URLs: one download and one decode each") {
+            context in
+            try await CoalescingBenchmark.run(context)
+        },
+        BenchmarkGroup(name: "peak-memory", summary: "peak resident memory of thumbnails of many 12 MP JPEGs, child process") {
+            context in
+            try await PeakMemoryBenchmark.run(context)
+        },
+        BenchmarkGroup(name: "scheduler", summary: "download queue operations at 1k and 100k waiting") { context in
+            try await SchedulerBenchmark.run(context)
+        },
+    ]
 }

@@ -2,9 +2,10 @@ import Foundation
 import Imago
 import ImagoTestSupport
 
-/// Benchmark 5: 200 distinct ~50 KB JPEGs from a `TestServer` on 127.0.0.1, through `ImagePipeline`
-/// (no caches, at most 8 downloads at once) with and without decoding, against raw
-/// `PlatformDataLoader` (HTTPClientDataLoader on Linux, URLSessionDataLoader on Apple) GETs of the same URLs by 8 workers.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if os(Linux)
 /// The platform's default loader: the baseline and the pipeline's transport.
 typealias PlatformDataLoader = HTTPClientDataLoader
@@ -13,25 +14,34 @@ typealias PlatformDataLoader = HTTPClientDataLoader
 typealias PlatformDataLoader = URLSessionDataLoader
 #endif
 
+/// Target 5: 200 distinct ~50 KB JPEGs from a `TestServer` on 127.0.0.1.
+///
+/// - `data(for:)` through `ImagePipeline` (no caches; every request of a pass handed over at once,
+///   the scheduler runs `C` at a time over a loader with `C` connections) against bare
+///   `PlatformDataLoader` GETs of the same URLs by `C` workers, at C = 8 and 32.
+/// - The same with a `DiskCache` (every request reloads and stores; the pass ends when the disk
+///   writes have finished) against bare GETs each followed by a plain file write (open, write, close).
+/// - `image(for:)` with decode at C = 8, beside the bare GETs (for scale; it decodes, they do not).
 enum NetworkBenchmark {
-    static let imageCount = 200
-    static let passes = 5
-    static let concurrency = 8
-    static let targetBytes = 50 * 1024
+    static func run(_ context: BenchmarkContext) async throws -> [Figure] {
+        let imageCount = context.quick ? 16 : 200
+        let passes = context.quick ? 1 : 5
+        let targetBytes = context.quick ? 8 * 1024 : 50 * 1024
+        let repetitions = context.repetitions
 
-    static func run(repetitions: Int) async throws -> [Figure] {
-        // Pick dimensions whose JPEG is about 50 KB, then make 200 different pictures of that size.
+        // Pick dimensions whose JPEG is about the target size, then make distinct pictures of it.
         // (Bytes grow slower than area and vary with the seed: refine on the mean of eight pictures.)
         var width = 640
         var height = 480
         for _ in 0..<3 {
             let probes = try (0..<8).map { try Fixtures.jpeg(width: width, height: height, seed: $0).count }
             let scale = (Double(targetBytes) / (Double(probes.reduce(0, +)) / 8)).squareRoot()
-            width = Int(Double(width) * scale)
+            width = max(16, Int(Double(width) * scale))
             height = width * 3 / 4
         }
         let images = try (0..<imageCount).map { try Fixtures.jpeg(width: width, height: height, seed: $0) }
-        let meanBytes = images.reduce(0) { $0 + $1.count } / imageCount
+        let totalBytes = images.reduce(0) { $0 + $1.count }
+        let meanBytes = totalBytes / imageCount
 
         let server = try await TestServer.start()
         for (index, image) in images.enumerated() {
@@ -39,92 +49,155 @@ enum NetworkBenchmark {
         }
         let urls = (0..<imageCount).map { server.url(for: "/images/\($0).jpg") }
         let total = imageCount * passes
-
-        let raw = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
-        let pipelineLoader = PlatformDataLoader(
-            configuration: DataLoaderConfiguration(maximumConnections: concurrency))
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                dataLoader: pipelineLoader, memoryCache: nil, diskCache: nil,
-                maximumConcurrentDownloads: concurrency, connectivity: .alwaysReachable))
-
-        // Baseline: 8 workers, each GETting every 8th URL, pass after pass.
-        let rawGets: () async throws -> Double = {
-            let seconds = try await time {
-                for _ in 0..<passes {
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for worker in 0..<concurrency {
-                            group.addTask {
-                                var bytes = 0
-                                for index in stride(from: worker, to: imageCount, by: concurrency) {
-                                    bytes += try await raw.loadData(for: DataRequest(url: urls[index]), progress: { _ in }).data.count
-                                }
-                                return bytes
-                            }
-                        }
-                        let bytes = try await group.reduce(0, +)
-                        precondition(bytes == images.reduce(0) { $0 + $1.count }, "raw GETs lost bytes")
-                    }
-                }
-            }
-            return Double(total) / seconds
-        }
-        // Ours: every request of a pass handed to the pipeline at once; its scheduler runs 8 at a time.
-        let pipelineData: () async throws -> Double = {
-            let seconds = try await time {
-                for _ in 0..<passes {
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for url in urls {
-                            group.addTask { try await pipeline.data(for: ImageRequest(url: url)).0.count }
-                        }
-                        _ = try await group.reduce(0, +)
-                    }
-                }
-            }
-            return Double(total) / seconds
-        }
-        let pipelineImages: () async throws -> Double = {
-            let seconds = try await time {
-                for _ in 0..<passes {
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for url in urls {
-                            group.addTask {
-                                let response = try await pipeline.image(for: ImageRequest(url: url))
-                                precondition(response.source == .network)
-                                return response.container.pixelSize.width
-                            }
-                        }
-                        _ = try await group.reduce(0, +)
-                    }
-                }
-            }
-            return Double(total) / seconds
-        }
-        let contenders = [pipelineData, rawGets, pipelineImages]
-        for contender in contenders { _ = try await contender() }  // warm up connections and code
-        let requestsBefore = server.totalRequestCount
-        let m = try await Interleaved(repetitions: repetitions).run(contenders)
-        let requestsMade = server.totalRequestCount - requestsBefore
-        precondition(requestsMade == repetitions * total * contenders.count, "a request was coalesced or lost")
-
-        #if os(Linux)
-        try await raw.shutdown()
-        try await pipelineLoader.shutdown()
-        #else
-        await raw.shutdown()
-        await pipelineLoader.shutdown()
-        #endif
-        try await server.shutdown()
         let label = "\(imageCount) JPEGs \(width)x\(height) (mean \(meanBytes / 1024) KB), \(passes) passes"
-        return [
-            Figure(
-                benchmark: "network", name: "ImagePipeline.data(for:), \(label)", unit: "req/s",
-                higherIsBetter: true, ours: m[0], baselineName: "\(PlatformDataLoader.self), 8 workers",
-                baseline: m[1], repetitions: repetitions),
-            Figure(
-                benchmark: "network", name: "ImagePipeline.image(for:) with decode, same", unit: "req/s",
-                higherIsBetter: true, ours: m[2], baselineName: "\(PlatformDataLoader.self), 8 workers",
-                baseline: m[1], repetitions: repetitions),
-        ]
+        let writeDirectory = context.directory.appendingPathComponent("network-writes")
+        try FileManager.default.createDirectory(at: writeDirectory, withIntermediateDirectories: true)
+
+        var figures: [Figure] = []
+        var loaders: [PlatformDataLoader] = []
+        for concurrency in [8, 32] {
+            let raw = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+            let pipelineLoader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+            loaders += [raw, pipelineLoader]
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    dataLoader: pipelineLoader, memoryCache: nil, diskCache: nil,
+                    maximumConcurrentDownloads: concurrency, connectivity: .alwaysReachable))
+
+            /// `C` workers, each GETting every C-th URL, pass after pass; `write` gets each body.
+            func bare(write: (@Sendable (Int, Data) throws -> Void)?) -> () async throws -> Double {
+                {
+                    let seconds = try await time {
+                        for _ in 0..<passes {
+                            try await withThrowingTaskGroup(of: Int.self) { group in
+                                for worker in 0..<concurrency {
+                                    group.addTask {
+                                        var bytes = 0
+                                        for index in stride(from: worker, to: imageCount, by: concurrency) {
+                                            let data = try await raw.loadData(for: DataRequest(url: urls[index]), progress: { _ in }).data
+                                            try write?(index, data)
+                                            bytes += data.count
+                                        }
+                                        return bytes
+                                    }
+                                }
+                                let bytes = try await group.reduce(0, +)
+                                precondition(bytes == totalBytes, "raw GETs lost bytes")
+                            }
+                        }
+                    }
+                    return Double(total) / seconds
+                }
+            }
+            let rawGets = bare(write: nil)
+            // A plain file write of each body: what storing the bytes costs at the least.
+            let rawGetsAndWrites = bare { index, data in
+                try plainWrite(data, to: writeDirectory.appendingPathComponent("\(concurrency)-\(index).jpg").path)
+            }
+            /// Every request of a pass handed to `pipeline` at once; its scheduler runs C at a time.
+            func through(_ pipeline: ImagePipeline, policy: ImageRequest.CachePolicy) -> () async throws -> Double {
+                {
+                    let seconds = try await time {
+                        for _ in 0..<passes {
+                            try await withThrowingTaskGroup(of: Int.self) { group in
+                                for url in urls {
+                                    group.addTask {
+                                        var request = ImageRequest(url: url)
+                                        request.cachePolicy = policy
+                                        let (data, source) = try await pipeline.data(for: request)
+                                        precondition(source == .network)
+                                        return data.count
+                                    }
+                                }
+                                let bytes = try await group.reduce(0, +)
+                                precondition(bytes == totalBytes, "pipeline lost bytes")
+                            }
+                            await pipeline.waitForDiskWrites()
+                        }
+                    }
+                    return Double(total) / seconds
+                }
+            }
+            let pipelineData = through(pipeline, policy: .useCache)
+
+            var contenders = [pipelineData, rawGets]
+            var diskPipeline: ImagePipeline?
+            var diskCache: DiskCache?
+            if concurrency == 8 {
+                let cache = try DiskCache(directory: context.directory.appendingPathComponent("network-disk-cache"))
+                let disk = ImagePipeline(
+                    configuration: .init(
+                        dataLoader: pipelineLoader, memoryCache: nil, diskCache: cache,
+                        maximumConcurrentDownloads: concurrency, connectivity: .alwaysReachable))
+                diskPipeline = disk
+                diskCache = cache
+                // Reload every time (no disk read), store what arrives.
+                contenders += [through(disk, policy: .reloadIgnoringCache), rawGetsAndWrites]
+                let images: () async throws -> Double = {
+                    let seconds = try await time {
+                        for _ in 0..<passes {
+                            try await withThrowingTaskGroup(of: Int.self) { group in
+                                for url in urls {
+                                    group.addTask {
+                                        let response = try await pipeline.image(for: ImageRequest(url: url))
+                                        precondition(response.source == .network)
+                                        return response.container.pixelSize.width
+                                    }
+                                }
+                                _ = try await group.reduce(0, +)
+                            }
+                        }
+                    }
+                    return Double(total) / seconds
+                }
+                contenders.append(images)
+            }
+            for contender in contenders { _ = try await contender() }  // warm up connections and code
+            let requestsBefore = server.totalRequestCount
+            let m = try await Interleaved(repetitions: repetitions).run(contenders)
+            let requestsMade = server.totalRequestCount - requestsBefore
+            precondition(requestsMade == repetitions * total * contenders.count, "a request was coalesced or lost")
+            withExtendedLifetime(diskPipeline) {}
+
+            let bareName = "\(PlatformDataLoader.self), \(concurrency) workers"
+            figures.append(
+                Figure(
+                    benchmark: "network", name: "ImagePipeline.data(for:), concurrency \(concurrency), \(label)",
+                    unit: "req/s", higherIsBetter: true, ours: m[0], baselineName: bareName, baseline: m[1],
+                    repetitions: repetitions))
+            if concurrency == 8 {
+                figures.append(
+                    Figure(
+                        benchmark: "network",
+                        name: "ImagePipeline.data(for:) storing to DiskCache, concurrency 8, same", unit: "req/s",
+                        higherIsBetter: true, ours: m[2], baselineName: "\(bareName) + plain file write of each body",
+                        baseline: m[3],
+                        extra: [("entries in the DiskCache at the end (of \(imageCount))", Double(diskCache?.statistics().entryCount ?? 0))],
+                        repetitions: repetitions))
+                figures.append(
+                    Figure(
+                        benchmark: "network", name: "ImagePipeline.image(for:) with decode, concurrency 8, same",
+                        unit: "req/s", higherIsBetter: true, ours: m[4], baselineName: bareName + " (no decode)",
+                        baseline: m[1], repetitions: repetitions))
+            }
+        }
+        for loader in loaders {
+            #if os(Linux)
+            try await loader.shutdown()
+            #else
+            await loader.shutdown()
+            #endif
+        }
+        try await server.shutdown()
+        return figures
+    }
+
+    /// open, write, close: the least a disk cache must do to keep the bytes.
+    static func plainWrite(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw BenchmarkSkip(message: "cannot open \(path): errno \(errno)") }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw BenchmarkSkip(message: "short write to \(path)") }
     }
 }

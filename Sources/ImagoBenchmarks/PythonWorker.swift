@@ -4,7 +4,8 @@ import Foundation
 /// the python baselines interleave with ours in the same run without paying interpreter start-up.
 ///
 /// Protocol: one command per line on stdin; one line back: the seconds the operation took, timed
-/// inside python with `time.perf_counter`, or `error <message>`.
+/// inside python with `time.perf_counter` (`jpeg` also gives its CPU seconds, `time.process_time`,
+/// as the fourth field), or `error <message>`.
 final class PythonWorker {
     let process = Process()
     private let input = Pipe()
@@ -35,13 +36,13 @@ final class PythonWorker {
             if cmd == "jpeg":          # jpeg <path> <target or 0>
                 data = open(parts[1], "rb").read()
                 target = int(parts[2])
-                t = time.perf_counter()
+                t = time.perf_counter(); c = time.process_time()
                 im = Image.open(io.BytesIO(data))
                 if target:
                     im.draft("RGB", (target, target))
                 im.load()
-                el = time.perf_counter() - t
-                print(el, im.size[0], im.size[1], flush=True)
+                el = time.perf_counter() - t; cel = time.process_time() - c
+                print(el, im.size[0], im.size[1], cel, flush=True)  # wall, size, CPU
             elif cmd == "resize":      # resize <raw rgba path> <w> <h> <max side>
                 w, h, m = int(parts[2]), int(parts[3]), int(parts[4])
                 im = Image.frombytes("RGBA", (w, h), open(parts[1], "rb").read())
@@ -80,8 +81,14 @@ final class PythonWorker {
         let scriptURL = scriptDirectory.appendingPathComponent("imago_bench_worker.py")
         do {
             try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-u", scriptURL.path]
+            // The venv of the thumbnail benchmark when one is named (it has Pillow), else python3.
+            if let python = ProcessInfo.processInfo.environment["IMAGO_BENCH_PYTHON"] {
+                process.executableURL = URL(fileURLWithPath: python)
+                process.arguments = ["-u", scriptURL.path]
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", "-u", scriptURL.path]
+            }
             process.standardInput = input
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

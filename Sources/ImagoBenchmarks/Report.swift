@@ -6,13 +6,18 @@ struct Report {
     var python: String
     var figures: [Figure]
     var seconds: Double
+    /// A `--quick` smoke run: its numbers mean nothing, and the table says so.
+    var quick = false
+    /// The load average when the run ended, beside the one at its start.
+    var loadAverageAtEnd = ""
 
     func table() -> String {
         var lines = [
             "imago-bench — \(machine.date)",
-            "machine: \(machine.cores) cores, \(machine.cpu), Linux \(machine.kernel), load average at start \(machine.loadAverage)",
+            "machine: \(machine.cores) cores, \(machine.cpu), Linux \(machine.kernel), load average at start \(machine.loadAverage), at end \(loadAverageAtEnd)",
             "temporary files: \(machine.temporaryFileSystem); \(python)",
-            "each figure: median of \(repetitions) interleaved repetitions; ratio = ours / baseline; run took \(String(format: "%.0f", seconds)) s",
+            (quick ? "QUICK SMOKE RUN (--quick): tiny inputs, the numbers mean nothing; " : "")
+                + "each figure: median of \(repetitions) interleaved repetitions; ratio = ours / baseline; run took \(String(format: "%.0f", seconds)) s",
             "",
             "| figure | unit | ours | baseline | baseline is | ratio | also measured |",
             "|---|---|---:|---:|---|---:|---|",
@@ -20,7 +25,7 @@ struct Report {
         for figure in figures {
             let extra = figure.extra.map { "\($0.0): \(format($0.1))" }.joined(separator: "; ")
             lines.append(
-                "| \(figure.name) | \(figure.unit)\(figure.higherIsBetter ? " ↑" : " ↓") | \(format(figure.ours)) | \(format(figure.baseline)) | \(figure.baselineName) | \(String(format: "%.2f", figure.ratio)) | \(extra) |"
+                "| \(figure.name) | \(figure.unit)\(figure.higherIsBetter ? " ↑" : " ↓") | \(format(figure.ours)) | \(format(figure.baseline)) | \(figure.baselineName) | \(figure.ratio.isFinite ? String(format: "%.2f", figure.ratio) : "—") | \(extra) |"
             )
         }
         lines.append("")
@@ -46,7 +51,8 @@ struct Report {
         return """
             {
               "date": \(quote(machine.date)),
-              "machine": {"cores": \(machine.cores), "cpu": \(quote(machine.cpu)), "kernel": \(quote(machine.kernel)), "loadAverage": \(quote(machine.loadAverage)), "temporaryFileSystem": \(quote(machine.temporaryFileSystem))},
+              "machine": {"cores": \(machine.cores), "cpu": \(quote(machine.cpu)), "kernel": \(quote(machine.kernel)), "loadAverage": \(quote(machine.loadAverage)), "loadAverageAtEnd": \(quote(loadAverageAtEnd)), "temporaryFileSystem": \(quote(machine.temporaryFileSystem))},
+              "quick": \(quick),
               "python": \(quote(python)),
               "repetitions": \(repetitions),
               "seconds": \(number(seconds)),

@@ -85,21 +85,27 @@ enum ThumbnailBenchmark {
         var peakMegabytes: Double
     }
 
-    static func run(repetitions: Int, directory: URL) throws -> [Figure] {
+    /// - Parameter quick: the smoke mode: one small JPEG, no inputs made by libvips.
+    static func run(repetitions: Int, directory: URL, quick: Bool = false) throws -> [Figure] {
         let python = ProcessInfo.processInfo.environment["IMAGO_BENCH_PYTHON"] ?? "/usr/bin/python3"
         let scriptPath = directory.appendingPathComponent("imago_thumbnail_child.py").path
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let jpegPath = directory.appendingPathComponent("12mp.jpg").path
-        try Fixtures.jpeg(width: 4000, height: 3000).write(to: URL(fileURLWithPath: jpegPath))
-        let made = try spawn(python, [scriptPath, "make", directory.path, "0", jpegPath])
-        guard made.output.hasPrefix("ok") else {
-            throw BenchmarkError(message: "pyvips could not make the inputs (set IMAGO_BENCH_PYTHON to a venv with pyvips): \(made.output)")
+        try Fixtures.jpeg(width: quick ? 800 : 4000, height: quick ? 600 : 3000).write(to: URL(fileURLWithPath: jpegPath))
+        if !quick {
+            let made = try spawn(python, [scriptPath, "make", directory.path, "0", jpegPath])
+            guard made.output.hasPrefix("ok") else {
+                throw BenchmarkError(message: "pyvips could not make the inputs (set IMAGO_BENCH_PYTHON to a venv with pyvips): \(made.output)")
+            }
         }
         let me = CommandLine.arguments[0]
-        let inputs: [(String, String)] = [
-            ("JPEG 12 MP (4000x3000)", "12mp.jpg"), ("PNG 48 MP (8000x6000, non-interlaced)", "48mp.png"),
-            ("WebP 12 MP lossy (4000x3000)", "12mp.webp"), ("JPEG 20000x20000", "20000x20000.jpg"),
-        ]
+        let inputs: [(String, String)] =
+            quick
+            ? [("JPEG 0.5 MP (800x600)", "12mp.jpg")]
+            : [
+                ("JPEG 12 MP (4000x3000)", "12mp.jpg"), ("PNG 48 MP (8000x6000, non-interlaced)", "48mp.png"),
+                ("WebP 12 MP lossy (4000x3000)", "12mp.webp"), ("JPEG 20000x20000", "20000x20000.jpg"),
+            ]
         var figures: [Figure] = []
         for (label, file) in inputs {
             let path = directory.appendingPathComponent(file).path

@@ -78,7 +78,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     var count: Int { state.withLock { $0.entries.count } }
 
     /// Callers waiting for the work for `key`.
-    func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.machine.currentWaiters.count ?? 0 } }
+    func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.machine.waiters.count ?? 0 } }
 
     /// Waits for the work for `key`, starting it with `work` when none runs.
     ///
@@ -192,7 +192,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func report(_ progress: DownloadProgress, key: Key, generation: UInt64) {
         let handlers = state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
             guard let entry = state.entries[key], entry.generation == generation else { return [] }
-            return entry.machine.currentWaiters.compactMap(\.progress)
+            // No array is made when no waiter asked for progress (the common case).
+            return entry.machine.waiters.compactMap(\.waiter.progress)
         }
         for handler in handlers { handler(progress) }
     }

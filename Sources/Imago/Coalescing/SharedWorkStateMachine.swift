@@ -29,7 +29,7 @@ struct SharedWorkStateMachine<Waiter> {
     }
 
     /// The highest priority among the waiters, `nil` when none are left.
-    var priority: ImageRequest.Priority? { waiters.map(\.priority).max() }
+    var priority: ImageRequest.Priority? { waiters.lazy.map(\.priority).max() }
 
     mutating func add(id: UInt64, waiter: Waiter, priority: ImageRequest.Priority) -> AddAction {
         guard !isClosed else { return .closed }

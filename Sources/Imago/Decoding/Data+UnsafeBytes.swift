@@ -15,11 +15,15 @@ extension Data {
 
 extension Array where Element == UInt8 {
     /// An array of `count` bytes that `fill` writes in full; the caller throws away the array when
-    /// `fill` reports failure. Saves zeroing a buffer a decoder overwrites anyway.
+    /// `fill` reports failure. Saves zeroing a buffer a decoder overwrites anyway, and asks for
+    /// huge pages when the buffer is large (``PixelMemory``), which saves most first-touch faults.
     static func filled(count: Int, by fill: (UnsafeMutablePointer<UInt8>) -> Bool) -> [UInt8]? {
         var succeeded = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if let base = buffer.baseAddress { succeeded = fill(base) }
+            if let base = buffer.baseAddress {
+                PixelMemory.adviseSequentialWrite(base, count: count)
+                succeeded = fill(base)
+            }
             initialized = count
         }
         return succeeded ? bytes : nil
