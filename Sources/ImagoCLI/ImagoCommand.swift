@@ -7,7 +7,7 @@ struct ImagoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imago",
         abstract: "Load, cache and inspect images with the Imago pipeline.",
-        subcommands: [FetchCommand.self, PrefetchCommand.self, CacheCommand.self, DemoCommand.self]
+        subcommands: [FetchCommand.self, PrefetchCommand.self, CacheCommand.self, DemoCommand.self, ServeCommand.self, SignCommand.self]
     )
 
     /// Exit status for a usage error (ArgumentParser's own default is 64).

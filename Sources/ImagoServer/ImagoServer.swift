@@ -1,0 +1,4 @@
+import Hummingbird
+import ServiceLifecycle
+import Prometheus
+import Crypto
