@@ -86,6 +86,7 @@ let package = Package(
                 "ImagoServer",
                 "ImagoTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -48,7 +48,7 @@ import Testing
             try? FileManager.default.removeItem(at: root)
         }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        func get(_ path: String) async -> (Int, String?) {
+        let get: @Sendable (String) async -> (Int, String?) = { path in
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
             request.headers.add(name: "Accept", value: "image/jpeg")
             guard let response = try? await client.execute(request, timeout: .seconds(60)),
@@ -67,19 +67,27 @@ import Testing
                 }
             }
         }
+        let fleet = instances
         func pass(_ paths: [String], killingAfter: Int? = nil) async -> [(Int, String?)] {
             var results: [(Int, String?)] = []
             var index = 0
             while index < paths.count {
                 let batch = Array(paths[index..<min(index + 6, paths.count)])
-                results += await withTaskGroup(of: (Int, String?).self) { group in
+                let kill = killingAfter.map { index >= $0 && !fleet[1].task.isCancelled } ?? false
+                let victim = fleet[1].task
+                results += await withTaskGroup(of: (Int, String?)?.self) { group in
                     for path in batch { group.addTask { await get(path) } }
-                    return await group.reduce(into: []) { $0.append($1) }
+                    if kill {
+                        // Killed while this batch is in flight: no drain, connections dropped.
+                        group.addTask {
+                            try? await Task.sleep(for: .milliseconds(5))
+                            victim.cancel()
+                            return nil
+                        }
+                    }
+                    return await group.reduce(into: []) { if let result = $1 { $0.append(result) } }
                 }
                 index += batch.count
-                if let killingAfter, index >= killingAfter, !instances[1].task.isCancelled {
-                    instances[1].task.cancel()  // abrupt: no drain
-                }
             }
             return results
         }

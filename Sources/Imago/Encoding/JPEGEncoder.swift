@@ -10,9 +10,13 @@ import Foundation
 public struct JPEGEncoder: ImageEncoding {
     /// 1 (smallest) to 100 (best); 85 by default, where artefacts are hard to see.
     public var quality: Int
+    /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve): libjpeg's
+    /// simple progression on Linux; ignored by ImageIO on Apple platforms. Default: `false`.
+    public var progressive: Bool
 
-    public init(quality: Int = 85) {
+    public init(quality: Int = 85, progressive: Bool = false) {
         self.quality = min(max(quality, 1), 100)
+        self.progressive = progressive
     }
 
     public var format: ImageFormat { .jpeg }
@@ -44,8 +48,9 @@ public struct JPEGEncoder: ImageEncoding {
         }
         let pixels = image.opaqueOnWhitePixels
         return try encodeWithShim(library: "libjpeg") { output, size, message in
-            imago_jpeg_encode_limited(
-                pixels, width, height, image.bytesPerRow, Int32(quality), max(outputLimit, 0), &output, &size, message)
+            imago_jpeg_encode_progressive(
+                pixels, width, height, image.bytesPerRow, Int32(quality), progressive ? 1 : 0, max(outputLimit, 0),
+                &output, &size, message)
         }
     }
     #endif

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Imago
 import NIOCore
+import NIOPosix
 import Synchronization
 
 /// The proxy's ``DataLoading``: an AsyncHTTPClient loader that resolves each host itself, checks

@@ -47,10 +47,11 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return "loopback" }
             // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d)
             // carry an IPv4 address: judge that.
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF
-                || bytes[0..<12].allSatisfy({ $0 == 0 })
-                || bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]
-            {
+            let zeroPrefix = bytes[0..<10].allSatisfy { $0 == 0 }
+            let mapped = zeroPrefix && bytes[10] == 0xFF && bytes[11] == 0xFF
+            let compatible = zeroPrefix && bytes[10] == 0 && bytes[11] == 0
+            let nat64: [UInt8] = [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]
+            if mapped || compatible || Array(bytes[0..<12]) == nat64 {
                 return Self.kind(v4: (bytes[12], bytes[13], bytes[14], bytes[15])).map { "\($0) (embedded IPv4)" }
             }
             if bytes[0] == 0x20 && bytes[1] == 0x02 {  // 6to4: 2002:a.b.c.d::

@@ -25,8 +25,9 @@ public final class ImageProxy: Sendable {
     ) {
         self.configuration = configuration
         self.metrics = metrics
-        loader = GuardedDataLoader(
+        let loader = GuardedDataLoader(
             policy: configuration.sourcePolicy, resolver: resolver, configuration: configuration.loaderConfiguration)
+        self.loader = loader
         var pipelineConfiguration = ImagePipeline.Configuration(
             dataLoader: loader, decodingLimits: configuration.decodingLimits, diskCache: diskCache,
             maximumConcurrentDownloads: max(1, configuration.maximumConcurrentRequests),
@@ -163,8 +164,11 @@ public final class ImageProxy: Sendable {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
             let quality = Double(options.quality ?? configuration.defaultQuality) / 100
-            let data = try ImageContainer(bitmap: bitmap, format: format)
-                .encoded(as: format, quality: format == .png ? nil : quality)
+            // JPEG: progressive, through the encoder itself; PNG and WebP through the container.
+            let data =
+                format == .jpeg
+                ? try JPEGEncoder(quality: Int((quality * 100).rounded()), progressive: true).encode(bitmap)
+                : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
             let digest = SHA256.hash(data: data)
             let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
             return EncodedImage(

@@ -17,11 +17,11 @@ public enum ImagoServer {
         proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 8080, page: (@Sendable () -> String)? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(context: BasicRequestContext.self)
         let logger = proxy.configuration.logger
         var ownPaths: Set<String> = ["/healthz", "/metrics"]
         if page != nil { ownPaths.insert("/") }
-        router.middlewares.add(ProxyMiddleware(proxy: proxy, ownPaths: ownPaths, logger: logger))
+        router.middlewares.add(ProxyMiddleware<BasicRequestContext>(proxy: proxy, ownPaths: ownPaths, logger: logger))
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }

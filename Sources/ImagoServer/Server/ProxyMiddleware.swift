@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Hands every GET that is not one of the server's own routes to the ``ImageProxy``, and writes
 /// one access-log line per request (method, path, status, bytes, milliseconds).
