@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -68,6 +69,7 @@ let package = Package(
             dependencies: [
                 "Imago",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .macOS])),

@@ -67,7 +67,7 @@ RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results'
 RESULT_STORAGE_STORES_UNSAFE = True
 HTTP_LOADER_MAX_CLIENTS = 64
 CONF
-"$venv/bin/thumbor" --port $thumbor_port --processes "$cores" --conf "$work/thumbor.conf" -l error \
+"$venv/bin/thumbor" -i 127.0.0.1 --port $thumbor_port --processes "$cores" --conf "$work/thumbor.conf" -l error \
   > "$work/thumbor.log" 2>&1 & pids+=($!)
 
 wait_for() { for _ in $(seq 1 600); do curl -fs -o /dev/null "$1" && return 0; sleep 0.2; done; echo "serve-bench: $1 never answered" >&2; exit 1; }

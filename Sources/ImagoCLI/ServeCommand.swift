@@ -118,8 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host
         let application = ImagoServer.application(proxy: proxy, host: host, port: port, page: pageHTML) { bound in
             logger.info("imago serve: listening on http://\(host):\(bound)/")
-            print("listening on http://\(host):\(bound)/")
-            fflush(stdout)
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)/\n".utf8))
         }
         do {
             try await ImagoServer.run(application, logger: logger)

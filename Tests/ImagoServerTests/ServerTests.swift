@@ -87,7 +87,7 @@ import Testing
             let reply = try await server.get(Self.path("w:20/bg:ff0000/f:jpeg", origin.url(for: "/clear.png")))
             #expect(reply.status == 200)
             let decoded = try ImageDecoder().decode(reply.body, context: DecodingContext(format: .jpeg)).bitmap()
-            let pixel = decoded[x: 10, y: 10]
+            let pixel = decoded[10, 10]
             #expect(pixel.r > 240 && pixel.g < 15 && pixel.b < 15, "\(pixel)")
         }
     }

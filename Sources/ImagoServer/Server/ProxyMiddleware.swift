@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore

@@ -26,7 +26,8 @@ struct ProxyResizeProcessor: ImageProcessing, Hashable {
         let unbounded = 1 << 30
         let box = PixelSize(width: width > 0 ? width : unbounded, height: height > 0 ? height : unbounded)
         switch type {
-        case .fit, .fill where width == 0 || height == 0:
+        case .fit,
+            .fill where width == 0 || height == 0:
             return try ResizeProcessor(
                 size: box, contentMode: .aspectFit, upscale: enlarge, maximumOutputPixelCount: maximumOutputPixelCount
             ).process(bitmap)

@@ -1,4 +1,0 @@
-import Hummingbird
-import ServiceLifecycle
-import Prometheus
-import Crypto
