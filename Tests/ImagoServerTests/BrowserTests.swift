@@ -7,10 +7,13 @@ import Testing
 @testable import ImagoServer
 
 /// The demo page in headless Chromium: every thumbnail arrives through the proxy at the size the
-/// page asked for, at 1x and at 2x; a screenshot is saved to the test output.
+/// page asked for; a screenshot is saved to the test output. Headless Chromium's `--dump-dom`
+/// picks the 1x candidate of `srcset` whatever `--force-device-scale-factor` says, so the 2x
+/// candidates are checked by fetching them.
 @Suite(.serialized) struct BrowserTests {
-    @Test(.enabled(if: ExternalTools.runsChromium), arguments: [1, 2])
-    func demoPageLoadsEveryImage(scale: Int) async throws {
+    @Test(.enabled(if: ExternalTools.runsChromium))
+    func demoPageLoadsEveryImage() async throws {
+        let scale = 1
         let chromium = try #require(ExternalTools.chromium, "install Debian's chromium")
         let origin = try await TestServer.start()
         var items: [DemoPage.Item] = []
@@ -57,6 +60,11 @@ import Testing
             timeLimit: .seconds(120))
         #expect(FileManager.default.fileExists(atPath: screenshot.path), "\(shot.errorOutput.suffix(2000))")
         print("BrowserTests: screenshot at \(screenshot.path)")
+        for item in items {
+            let reply = try await server.get(page.path(for: item, ratio: 2))
+            #expect(reply.status == 200)
+            #expect(ImageHeader.probe(reply.body).map { "\($0.width)x\($0.height)" } == "\(2 * page.width)x\(2 * page.height)")
+        }
     }
 }
 #endif
