@@ -58,3 +58,23 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String { "\(width)x\(height)" }
 }
+
+extension ImageContainer {
+    /// Bytes of decoded pixels held: the memory cache's cost.
+    public var cost: Int {
+        let size = pixelSize
+        return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1)
+    }
+}
+
+extension ImageContainer {
+    /// Whether the image has no alpha channel, so JPEG loses nothing: read from the pixels, never
+    /// from the source format (rounded corners on a JPEG are transparent).
+    var isOpaque: Bool {
+        #if os(Linux)
+        image.pixels.alphaMode == .opaque
+        #else
+        image.hasNoAlphaChannel
+        #endif
+    }
+}

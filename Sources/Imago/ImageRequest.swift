@@ -78,17 +78,6 @@ public struct ImageRequest: Sendable {
 }
 
 extension ImageRequest {
-    /// How urgent a request is. Waiting downloads start in priority order, then in arrival order.
-    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable, Codable {
-        case veryLow = 0
-        case low
-        case normal
-        case high
-        case veryHigh
-
-        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
-
     /// Which caches a request reads and writes, and whether it may go to the network.
     public struct CachePolicy: Sendable, Hashable {
         /// Read the memory cache.

@@ -1,3 +1,5 @@
+import struct Foundation.Data
+
 /// An extra storage tier between the disk cache and the network: a shared cache on another host,
 /// images bundled with the app, a database.
 ///
@@ -16,5 +18,3 @@ public protocol CacheLayer: Sendable {
     /// Keeps `data` for `key`. Read-only layers do nothing.
     func store(_ data: Data, forKey key: CacheKey) async
 }
-
-import struct Foundation.Data

@@ -204,14 +204,3 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 }
-
-extension ImageRequest.Priority {
-    /// The task priority that work of this priority runs at.
-    var taskPriority: TaskPriority {
-        switch self {
-        case .veryLow, .low: .low
-        case .normal: .medium
-        case .high, .veryHigh: .high
-        }
-    }
-}

@@ -1,3 +1,5 @@
+import struct Foundation.URL
+
 /// Ceilings that keep hostile or absurd images from exhausting memory or time.
 ///
 /// Every limit is checked from the header, before any pixel memory is allocated. Two kinds bound
@@ -167,5 +169,3 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 }
-
-import struct Foundation.URL

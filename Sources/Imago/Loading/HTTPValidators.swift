@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an HTTP response says about caching its body: validators to revalidate it with, and how
 /// long it stays fresh. Stored with a disk entry as metadata.
 struct HTTPValidators: Sendable, Hashable {
@@ -60,5 +62,3 @@ struct HTTPValidators: Sendable, Hashable {
     private static let etagKey = "http.etag"
     private static let lastModifiedKey = "http.last-modified"
 }
-
-import Foundation

@@ -93,10 +93,3 @@ public final class URLSessionDataLoader: DataLoading {
         }
     }
 }
-
-extension Duration {
-    /// The span as a `TimeInterval`, for Foundation.
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -22,11 +22,3 @@ enum ByteCountDescription {
         return "\(sign)\(abs(whole) / 10).\(abs(whole) % 10)"
     }
 }
-
-extension Duration {
-    /// "12.3 ms", for descriptions and logs.
-    var formattedMilliseconds: String {
-        let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-        return "\(ByteCountDescription.oneDecimal(milliseconds)) ms"
-    }
-}

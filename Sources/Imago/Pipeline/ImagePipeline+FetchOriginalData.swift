@@ -1,4 +1,6 @@
 import Foundation
+import Metrics
+import Synchronization
 
 extension ImagePipeline {
     /// Bytes from a cache or the network, shared by every image made from them.
@@ -97,7 +99,11 @@ extension ImagePipeline {
                 for earlier in layers[..<index] where earlier.isWritable {
                     await earlier.store(data, forKey: request.originalKey)
                 }
-                try? configuration.diskCache?.store(data, forKey: request.originalKey)
+                if let diskCache = configuration.diskCache {  // off the response path, within the write bound
+                    scheduleDiskWrite(for: request, bytes: data.count) {
+                        try diskCache.store(data, forKey: request.originalKey)
+                    }
+                }
             }
             configuration.logger.debug("Cache layer \(layer.name) had \(configuration.logged(request.url))")
             return data
@@ -105,24 +111,28 @@ extension ImagePipeline {
         return nil
     }
 
-    /// Downloads with retries, each attempt under the scheduler.
+    /// Downloads with retries, each attempt under the scheduler; what each response and failure
+    /// means is decided by a ``DownloadStateMachine``.
     private func download(
         _ request: ImageRequest, stale: DiskCache.Entry?, timing: StageTiming,
         context: InFlightTable<WorkKey, LoadedData>.Context
     ) async throws(Error) -> LoadedData {
         var timing = timing
         let clock = ContinuousClock()
-        let staleValidators = stale.map { HTTPValidators(metadata: $0.metadata) }
-        var headers = request.headers
-        if configuration.honoursHTTPCacheHeaders, let staleValidators, staleValidators.canRevalidate {
-            headers.merge(staleValidators.conditionalRequestHeaders) { mine, _ in mine }
-        }
+        var machine = DownloadStateMachine(
+            url: request.url, retryPolicy: configuration.retryPolicy,
+            honoursHTTPCacheHeaders: configuration.honoursHTTPCacheHeaders,
+            servesExpiredEntries: configuration.servesExpiredEntries,
+            staleValidators: stale.map { HTTPValidators(metadata: $0.metadata) })
         let dataRequest = DataRequest(
-            url: request.url, headers: headers, credentialHeaderNames: request.credentialHeaderNames)
+            url: request.url, headers: machine.headers(adding: request.headers),
+            credentialHeaderNames: request.credentialHeaderNames)
         while true {
-            timing.attempts += 1
+            machine.startAttempt()
+            timing.attempts = machine.attempts
             let queuedAt = clock.now
             var startedAt: ContinuousClock.Instant?
+            let failure: Error
             do throws(Error) {
                 let response = try await scheduler.run(
                     priority: context.priority, cancellation: .cancelled(request.url),
@@ -137,41 +147,45 @@ extension ImagePipeline {
                 timing.download = (timing.download ?? .zero) + (clock.now - started)
                 metrics.downloadDuration.recordInterval(since: started, now: clock.now)
                 metrics.downloadedBytes.increment(by: Int64(response.data.count))
-                if response.statusCode == 304, let stale {
-                    let validators = HTTPValidators(responseHeaders: response.headers)
-                    let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
-                    refresh(stale, for: request, validators: validators, lifetime: lifetime)
-                    return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .lifetime(lifetime))
+                switch machine.response(statusCode: response.statusCode, headers: response.headers) {
+                case .accept(let validators, let lifetime):
+                    return LoadedData(
+                        data: response.data, source: .network, validators: validators, timing: timing,
+                        expiry: .lifetime(lifetime))
+                case .refreshStale(let validators, let lifetime):
+                    if let stale {
+                        refresh(stale, for: request, validators: validators, lifetime: lifetime)
+                        return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .lifetime(lifetime))
+                    }
+                    throw .httpStatus(request.url, statusCode: response.statusCode)
+                case .fail(let error):
+                    throw error
                 }
-                if response.statusCode == 304 { throw .httpStatus(request.url, statusCode: 304) }
-                let validators = HTTPValidators(responseHeaders: response.headers)
-                let lifetime = configuration.honoursHTTPCacheHeaders ? validators.lifetime : nil
-                return LoadedData(
-                    data: response.data, source: .network, validators: validators, timing: timing,
-                    expiry: .lifetime(lifetime))
             } catch {
                 if let startedAt {  // a download that never left the queue took no download time
                     timing.download = (timing.download ?? .zero) + (clock.now - startedAt)
                 }
-                if case .cancelled = error { throw error }
-                if Task.isCancelled { throw .cancelled(request.url) }
-                let delay = random.withLock { generator in
-                    configuration.retryPolicy.delay(after: error, attempt: timing.attempts, using: &generator)
-                }
-                guard let delay else {
-                    if let stale, configuration.servesExpiredEntries || error.isTransient {
-                        configuration.logger.info("Serving an expired copy of \(configuration.logged(request.url)): \(configuration.logged(error))")
-                        return LoadedData(
-                            data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt))
-                    }
-                    throw timing.attempts > 1 ? .gaveUp(last: error, attempts: timing.attempts) : error
-                }
-                configuration.logger.debug("Retrying \(configuration.logged(request.url)) in \(delay): \(configuration.logged(error))")
+                failure = error
+            }
+            let action = random.withLock { generator in
+                machine.failure(failure, taskCancelled: Task.isCancelled, using: &generator)
+            }
+            switch action {
+            case .retry(let delay):
+                configuration.logger.debug(
+                    "Retrying \(configuration.logged(request.url)) in \(delay): \(configuration.logged(failure))")
                 do {
                     try await configuration.clock.sleep(for: delay, tolerance: nil)
                 } catch {
                     throw .cancelled(request.url)
                 }
+            case .serveStale:
+                guard let stale else { throw failure }
+                configuration.logger.info(
+                    "Serving an expired copy of \(configuration.logged(request.url)): \(configuration.logged(failure))")
+                return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt))
+            case .fail(let error):
+                throw error
             }
         }
     }
@@ -187,14 +201,3 @@ extension ImagePipeline {
         }
     }
 }
-
-extension Metrics.Timer {
-    /// Records the time from `start` to `now`.
-    func recordInterval(since start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
-        let elapsed = (now - start).components
-        recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-    }
-}
-
-import Metrics
-import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension ImagePipeline {
     /// The shared work for one processed image: a processed copy on disk, or the original bytes
@@ -157,13 +158,3 @@ extension ImagePipeline {
         if Task.isCancelled { throw .cancelled(request.url) }
     }
 }
-
-extension ImageContainer {
-    /// Bytes of decoded pixels held: the memory cache's cost.
-    public var cost: Int {
-        let size = pixelSize
-        return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1)
-    }
-}
-
-import Synchronization

@@ -1,5 +1,5 @@
 /// Cuts a rectangle out of an image, pixel for pixel, without resampling.
-public struct CropProcessor: ImageProcessing, Hashable {
+public struct CropProcessor: BitmapProcessing, Hashable {
     /// Which part of the image to keep.
     public enum Region: Sendable, Hashable {
         /// `width` x `height` pixels whose top-left pixel is at column `x`, row `y`.
@@ -32,12 +32,6 @@ public struct CropProcessor: ImageProcessing, Hashable {
         switch region {
         case .rect(let x, let y, let width, let height): "crop(\(x),\(y),\(width)x\(height))"
         case .centerSquare: "crop(centerSquare)"
-        }
-    }
-
-    public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
-            try process(bitmap)
         }
     }
 

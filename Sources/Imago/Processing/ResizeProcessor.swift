@@ -3,7 +3,7 @@
 /// Shrinking uses Lanczos-3 resampling in premultiplied alpha, so fine detail does not alias and
 /// transparent edges gain no dark fringe; enlarging uses Catmull-Rom. By default an image
 /// is never enlarged: a smaller image passes through at its own size.
-public struct ResizeProcessor: ImageProcessing, Hashable {
+public struct ResizeProcessor: BitmapProcessing, Hashable {
     /// How the image is fitted to ``size``.
     public enum ContentMode: String, Sendable, Hashable, Codable {
         /// The whole image fits inside the size; one side may come out shorter.
@@ -54,12 +54,6 @@ public struct ResizeProcessor: ImageProcessing, Hashable {
         }
         if upscale { parts.append("upscale") }
         return "resize(\(parts.joined(separator: ",")))"
-    }
-
-    public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
-            try process(bitmap)
-        }
     }
 
     /// The resized bitmap, in the alpha mode of `bitmap`.

@@ -4,7 +4,7 @@
 /// covers. The result has transparency, so its alpha mode is ``Bitmap/AlphaMode/straight``,
 /// unless the input was ``Bitmap/AlphaMode/premultiplied``, which it stays. The image keeps its
 /// size; the border covers its outermost pixels rather than growing it.
-public struct RoundedCornersProcessor: ImageProcessing, Hashable {
+public struct RoundedCornersProcessor: BitmapProcessing, Hashable {
     /// A line drawn along the rounded edge, inside the image.
     public struct Border: Sendable, Hashable {
         /// Thickness in pixels.
@@ -39,12 +39,6 @@ public struct RoundedCornersProcessor: ImageProcessing, Hashable {
         let color = [border.color.r, border.color.g, border.color.b, border.color.a]
             .map { String($0 / 16, radix: 16) + String($0 % 16, radix: 16) }.joined()
         return "roundedCorners(\(radius),border:\(border.width),#\(color))"
-    }
-
-    public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
-            try process(bitmap)
-        }
     }
 
     /// The bitmap with rounded corners and border, same size; alpha as the type describes.

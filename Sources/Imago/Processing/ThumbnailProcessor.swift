@@ -5,7 +5,7 @@
 /// premultiplied alpha, as in ``ResizeProcessor``; a reduction of 4x or more first averages
 /// integer blocks (``BoxReducer``) down to no less than twice the size, as Pillow's `thumbnail()`
 /// does, so its cost is set by the source once and by the small image after.
-public struct ThumbnailProcessor: ImageProcessing, Hashable {
+public struct ThumbnailProcessor: BitmapProcessing, Hashable {
     /// The longest side the result may have, in pixels.
     public let maximumPixelSize: Int
 

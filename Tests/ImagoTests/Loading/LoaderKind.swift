@@ -6,7 +6,7 @@ import Testing
 
 /// The data loaders shipped with Imago, so that one test table runs against each of them.
 enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    #if canImport(AsyncHTTPClient)
+    #if os(Linux)
     case httpClient
     #endif
     case urlSession
@@ -35,7 +35,7 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         _ configuration: DataLoaderConfiguration
     ) -> (any DataLoading, shutdown: @Sendable () async throws -> Void) {
         switch self {
-        #if canImport(AsyncHTTPClient)
+        #if os(Linux)
         case .httpClient:
             let loader = HTTPClientDataLoader(configuration: configuration)
             return (loader, { try await loader.shutdown() })

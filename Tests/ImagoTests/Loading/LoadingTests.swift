@@ -6,7 +6,7 @@ import Testing
 /// Groups the data loader suites, so that `swift test --filter Loading` runs them all.
 @Suite struct LoadingTests {}
 
-#if canImport(AsyncHTTPClient)
+#if os(Linux)
 extension LoadingTests {
     /// The pipeline's default loader is never shut down explicitly; AsyncHTTPClient traps (in
     /// debug builds) when a running client is released, so the loader must handle its own end.
