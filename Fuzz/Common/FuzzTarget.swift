@@ -46,6 +46,8 @@ enum FuzzTarget {
 
     /// Probes the header and computes what the pipeline computes from it.
     static func probe(_ data: Data) {
+        // The details `imago inspect` prints: PNG chunks, JPEG frame header, GIF blocks, WebP chunks.
+        _ = ImageHeader.details(data)
         guard let header = ImageHeader.probe(data) else { return }
         _ = header.pixelCount
         _ = try? limits.check(width: header.width, height: header.height, url: nil)

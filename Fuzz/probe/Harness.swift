@@ -1,6 +1,6 @@
 import Imago
 
-/// libFuzzer entry: `ImageHeader.probe` and the figures callers derive from its answer
+/// libFuzzer entry: `ImageHeader.probe`, `ImageHeader.details` and the figures callers derive from its answer
 /// (Fuzz/run.sh probe SECONDS).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

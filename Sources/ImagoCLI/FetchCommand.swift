@@ -8,8 +8,15 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load images concurrently through one pipeline and report each one.",
         discussion: """
+            With --json, prints one JSON object per URL on its own line. On a terminal a progress \
+            bar runs below the results; piped, or with NO_COLOR set, output is plain lines.
+
+            Examples:
+              imago fetch https://example.com/a.jpg https://example.com/b.png
+              imago fetch --thumbnail 256 --out thumbs https://example.com/a.jpg
+              imago fetch --offline --json https://example.com/a.jpg    (from the cache only)
+
             Exit status: 0 when every image loaded, 1 when any failed, 2 for a usage error.
-            With --json, prints one JSON object per URL on its own line.
             """
     )
 
@@ -79,7 +86,7 @@ struct FetchCommand: AsyncParsableCommand {
         let pipeline = ImagePipeline(
             configuration: .init(
                 dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1)))
-        let progress = json || !ProgressBar.isTerminal ? nil : ProgressBar(total: urls.count)
+        let progress = ProgressBar(total: urls.count, enabled: !json)
         // Copies of one URL share one load and report its outcome, so every copy says where the
         // image came from rather than "memory" for the copies that happen to start later.
         var copies: [String: Int] = [:]
@@ -101,14 +108,12 @@ struct FetchCommand: AsyncParsableCommand {
             for await report in group {
                 for _ in 0..<(copies[report.url] ?? 1) {
                     if !report.ok { failures += 1 }
-                    progress?.advance()
-                    progress?.clear()
-                    print(json ? report.jsonLine() : report.textLine())
-                    progress?.draw()
+                    progress.print(json ? report.jsonLine() : report.textLine())
+                    progress.advance(bytes: report.byteCount, failed: !report.ok)
                 }
             }
         }
-        progress?.finish()
+        progress.finish()
         await pipeline.waitForDiskWrites()
         if failures > 0 { throw ExitCode(1) }
     }

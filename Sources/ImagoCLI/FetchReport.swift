@@ -41,6 +41,9 @@ struct FetchReport: Sendable {
 
     var ok: Bool { if case .success = result { true } else { false } }
 
+    /// Encoded bytes of a loaded image (0 for a failure or an image from memory).
+    var byteCount: Int { if case .success(let loaded) = result { loaded.bytes ?? 0 } else { 0 } }
+
     /// Loads `request` and, when `output` is set, writes the image there.
     static func load(
         _ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: OutputDirectory?

@@ -1,28 +1,94 @@
 import Foundation
 
-/// A one-line progress bar on standard error, redrawn in place; only on a terminal.
+/// A one-line progress bar on standard output, redrawn in place: done/total, bytes, rate, ETA and
+/// failures. Lines printed through ``print(_:)`` appear above it. Without a terminal (a pipe, a
+/// file, a CI log, or `NO_COLOR`), there is no bar: lines are printed plainly and nothing else.
 final class ProgressBar: @unchecked Sendable {
     // Only touched from the command's own task, one call at a time.
     private let total: Int
-    private var done = 0
-    private let width = 30
+    private let isLive: Bool
+    private let label: String
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private(set) var done = 0
+    private(set) var failures = 0
+    private(set) var bytes = 0
+    private var drawn = false
 
-    init(total: Int) { self.total = total }
-
-    /// Whether standard error is a terminal (no bar in pipes, files or CI logs).
-    static var isTerminal: Bool { isatty(FileHandle.standardError.fileDescriptor) == 1 }
-
-    func advance() { done += 1 }
-
-    func draw() {
-        let filled = total == 0 ? width : width * done / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        write("\r[\(bar)] \(done)/\(total)")
+    /// A bar for `total` items; live only when `enabled` and the terminal allows it.
+    init(total: Int, label: String = "", enabled: Bool = true) {
+        self.total = total
+        self.label = label
+        isLive = enabled && Terminal.allowsControlCharacters
+        start = clock.now
     }
 
-    func clear() { write("\r\u{1B}[2K") }
+    /// Seconds since the bar was made.
+    var elapsed: Double {
+        let components = (clock.now - start).components
+        return Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 
-    func finish() { clear() }
+    /// Counts one finished item of `bytes` bytes and redraws.
+    func advance(bytes: Int = 0, failed: Bool = false) {
+        done += 1
+        self.bytes += bytes
+        if failed { failures += 1 }
+        draw()
+    }
 
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    /// Prints `line` above the bar (or plainly, without a terminal).
+    func print(_ line: String) {
+        if isLive && drawn {
+            Terminal.write("\r\u{1B}[K" + line + "\n")
+            draw()
+        } else {
+            Swift.print(line)
+        }
+    }
+
+    /// Draws the bar in place.
+    func draw() {
+        guard isLive else { return }
+        drawn = true
+        Terminal.write("\r" + Self.fitted(line(width: Terminal.columns), to: Terminal.columns) + "\u{1B}[K")
+    }
+
+    /// Removes the bar, leaving the cursor at the start of an empty line.
+    func finish() {
+        guard isLive, drawn else { return }
+        Terminal.write("\r\u{1B}[K")
+        drawn = false
+    }
+
+    /// The bar's text for a terminal `width` columns wide.
+    func line(width: Int) -> String {
+        let seconds = elapsed
+        let rate = seconds > 0 ? Double(bytes) / seconds : 0
+        var figures = "\(done)/\(total)  \(ByteCount.format(bytes))  \(ByteCount.format(Int(rate)))/s"
+        if done > 0, done < total, seconds > 0 {
+            let remaining = seconds / Double(done) * Double(total - done)
+            figures += "  ETA \(Self.duration(remaining))"
+        }
+        if failures > 0 { figures += "  \(failures) failed" }
+        let prefix = label.isEmpty ? "" : label + " "
+        let barWidth = max(10, min(30, width - prefix.count - figures.count - 4))
+        let filled = total == 0 ? barWidth : barWidth * min(done, total) / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled)
+        return "\(prefix)[\(bar)] \(figures)"
+    }
+
+    /// `text` cut to fit `width` columns less one, so the terminal never wraps it onto a new line.
+    static func fitted(_ text: String, to width: Int) -> String {
+        text.count < width ? text : String(text.prefix(max(width - 1, 0)))
+    }
+
+    /// "42s", "3m05s", "1h02m".
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 360_000 else { return "--" }
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return "\(total / 60)m" + String(format: "%02ds", total % 60) }
+        return "\(total / 3600)h" + String(format: "%02dm", total % 3600 / 60)
+    }
 }

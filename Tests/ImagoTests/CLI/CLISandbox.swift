@@ -63,6 +63,28 @@ struct CLISandbox {
         return result
     }
 
+    /// The environment `imago` runs with: the sandbox's home, caches and temporary directory.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = path("home").path
+        environment["XDG_CACHE_HOME"] = path("xdg-cache").path
+        environment["TMPDIR"] = path("tmp").path
+        return environment
+    }
+
+    /// Runs `script` with `/bin/sh -c` in the sandbox, `$IMAGO` naming the built executable: for
+    /// pipelines such as `printf … | "$IMAGO" prefetch --from -`.
+    func shell(_ script: String, timeLimit: Duration = .seconds(120)) async throws -> CommandResult {
+        let executable = try #require(ImagoExecutable.url, "No built imago beside the test bundle")
+        var environment = environment
+        environment["IMAGO"] = executable.path
+        let result = try await CommandRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], environment: environment,
+            currentDirectory: root, timeLimit: timeLimit)
+        #expect(!result.timedOut, "sh -c \(script) ran out of time")
+        return result
+    }
+
     /// The lines of `result`'s standard output, each parsed as one JSON object.
     func jsonLines(_ result: CommandResult) throws -> [[String: JSON]] {
         try result.outputLines.map { line in

@@ -15,8 +15,10 @@ extension CLITests {
 
                     let prefetch = try await sandbox.imago(["prefetch", "--json", "--cache-dir", cache] + urls)
                     #expect(prefetch.exited(with: 0), "\(prefetch.errorOutput)")
-                    let prefetched = try sandbox.jsonLines(prefetch)
+                    let lines = try sandbox.jsonLines(prefetch)
+                    let prefetched = lines.filter { $0["url"] != nil }
                     #expect(prefetched.count == 2)
+                    #expect(lines.last?["summary"]?.object?["cached"]?.int == 2)
                     #expect(prefetched.allSatisfy { $0["ok"]?.bool == true && $0["source"]?.string == "network" })
                     #expect(server.totalRequestCount == 2)
 
@@ -32,7 +34,7 @@ extension CLITests {
                     #expect(stats["entries"]?.int == 2)
                     #expect((stats["bytes"]?.int ?? 0) > 0)
 
-                    let clear = try await sandbox.imago(["cache", "clear", "--json", "--cache-dir", cache])
+                    let clear = try await sandbox.imago(["cache", "clear", "--yes", "--json", "--cache-dir", cache])
                     #expect(clear.exited(with: 0), "\(clear.errorOutput)")
                     #expect(try sandbox.jsonObject(clear)["removed"]?.int == 2)
 
@@ -67,6 +69,12 @@ extension CLITests {
                 #expect(result.output.contains("(exactly one each)"), "\(result.output)")
                 #expect(result.output.contains("1  cold: network"))
                 #expect(result.output.contains("3  new pipeline, same disk"))
+                // The contact sheet of the first pass, where the printed line says.
+                let sheet = sandbox.root.appendingPathComponent("imago-demo/contact-sheet.png").standardizedFileURL
+                #expect(result.output.contains("Contact sheet: /"), "\(result.output)")
+                #expect(result.output.contains("imago-demo/contact-sheet.png"), "\(result.output)")
+                #expect(FileManager.default.fileExists(atPath: sheet.path))
+                #expect(!result.output.contains("\u{1B}") && !result.output.contains("\r"))
                 // The demo cleans up the cache it made in the temporary directory.
                 let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tmp").path)
                 #expect(leftovers.filter { $0.hasPrefix("imago-demo-") }.isEmpty, "\(leftovers)")

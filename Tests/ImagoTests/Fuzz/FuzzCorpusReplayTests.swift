@@ -88,6 +88,7 @@ enum FuzzCorpus {
             _ = JPEGScanCounter.scanCount(of: data, stoppingAfter: 1_000)
             _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
         case "probe":
+            _ = ImageHeader.details(data)
             guard let header = ImageHeader.probe(data) else { return }
             _ = header.pixelCount
             _ = try? limits.check(width: header.width, height: header.height, url: nil)

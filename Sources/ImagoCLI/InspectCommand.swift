@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Imago
+
+/// `imago inspect FILE|URL`: what an image's header declares, without decoding its pixels.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show an image's format, size, frames, orientation, colour model and bit depth.",
+        discussion: """
+            Reads the header and container structure only (PNG chunks, JPEG frame header, GIF \
+            blocks, WebP chunks, HEIF/AVIF boxes); no pixel is decoded. A figure the file does not \
+            state is shown as "not stated" (null with --json).
+
+            Examples:
+              imago inspect photo.jpg
+              imago inspect https://example.com/animation.gif --json
+
+            Exit status: 0 when the header was read, 1 when the bytes are not an image Imago \
+            recognises or the download failed, 2 for a usage error (including a file that cannot \
+            be read).
+            """
+    )
+
+    @Argument(help: "A file path, or an http or https URL.", completion: .file())
+    var source: String
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() async throws {
+        let data = try await load()
+        guard let details = ImageHeader.details(data) else {
+            let format = ImageFormat.sniff(data).map { "it looks like \($0), but its header is damaged or cut short" }
+                ?? "its first bytes match no format Imago reads (JPEG, PNG, GIF, WebP, HEIF, AVIF)"
+            throw CLIError(message: "\(source) is not an image Imago can inspect: \(format).", status: 1)
+        }
+        let header = details.header
+        if json {
+            print(
+                JSONValue.object([
+                    "source": .string(source), "bytes": .int(data.count), "format": .string(header.format.rawValue),
+                    "width": .int(header.width), "height": .int(header.height),
+                    "frames": details.frameCount.map(JSONValue.int) ?? .null,
+                    "orientation": details.orientation.map(JSONValue.int) ?? .null,
+                    "color_model": details.colorModel.map(JSONValue.string) ?? .null,
+                    "bit_depth": details.bitDepth.map(JSONValue.int) ?? .null,
+                    "has_alpha": details.hasAlpha.map(JSONValue.bool) ?? .null,
+                ]).encoded())
+            return
+        }
+        let notStated = "not stated"
+        let rows: [(String, String)] = [
+            ("source", source),
+            ("format", header.format.description),
+            ("size", "\(header.width) x \(header.height) pixels"),
+            ("frames", details.frameCount.map(String.init) ?? notStated),
+            ("orientation", details.orientation.map { "\($0) (\(Self.orientationName($0)))" } ?? notStated),
+            ("colour", details.colorModel ?? notStated),
+            ("bit depth", details.bitDepth.map { "\($0) bits per \(details.colorModel == "indexed" ? "index" : "channel")" } ?? notStated),
+            ("alpha", details.hasAlpha.map { $0 ? "yes" : "no" } ?? notStated),
+            ("bytes", ByteCount.format(data.count)),
+        ]
+        for (name, value) in rows { print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+    }
+
+    /// The bytes of the file or URL.
+    private func load() async throws -> Data {
+        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, diskCache: nil))
+            do throws(ImagePipeline.Error) {
+                return try await pipeline.data(for: ImageRequest(url: url)).0
+            } catch {
+                throw CLIError(
+                    message: "Cannot download \(source): \(error.description) Check the URL, or download it and inspect the file.",
+                    status: 1)
+            }
+        }
+        let path = source.hasPrefix("file://") ? (URL(string: source)?.path ?? source) : source
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw CLIError.usage(
+                "Cannot read \(path): \((error as NSError).localizedDescription). Give an image file's path, or an http or https URL.")
+        }
+    }
+
+    static func orientationName(_ value: Int) -> String {
+        switch value {
+        case 1: "up"
+        case 2: "up, mirrored"
+        case 3: "rotated 180°"
+        case 4: "down, mirrored"
+        case 5: "left, mirrored"
+        case 6: "rotated 90° clockwise"
+        case 7: "right, mirrored"
+        case 8: "rotated 90° counter-clockwise"
+        default: "unknown"
+        }
+    }
+}
