@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Imago", targets: ["Imago"]),
         .library(name: "ImagoTestSupport", targets: ["ImagoTestSupport"]),
         .library(name: "ImagoUI", targets: ["ImagoUI"]),
+        .library(name: "ImagoServer", targets: ["ImagoServer"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
         .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
         .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
@@ -24,6 +25,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `swift package generate-documentation --target Imago` (README, "Documentation").
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The image proxy (ImagoServer, `imago serve`): server-side only, never in the core or on iOS.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -58,12 +65,33 @@ let package = Package(
         ),
         // The loader model (all platforms) and the SwiftUI, UIKit and AppKit front ends (Apple only).
         .target(name: "ImagoUI", dependencies: ["Imago"], swiftSettings: strict),
+        // The image proxy behind `imago serve`: URL grammar, signing, source policy, routes. Linux and
+        // macOS only (a server); the core never imports it.
+        .target(
+            name: "ImagoServer",
+            dependencies: [
+                "Imago",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
                 "Imago",
+                "ImagoServer",
                 "ImagoTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -90,10 +118,24 @@ let package = Package(
         .testTarget(
             name: "ImagoTests",
             dependencies: [
-                "Imago", "ImagoTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "Imago", "ImagoTestSupport",
+                // Only for the replay of Fuzz/processing-url (the proxy's URL grammar).
+                .target(name: "ImagoServer", condition: .when(platforms: [.linux, .macOS])), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             // Decoder fixtures and their reference decodings, read through Bundle.module.
             resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ImagoServerTests",
+            dependencies: [
+                "ImagoServer", "Imago", "ImagoTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

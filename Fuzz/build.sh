@@ -61,7 +61,7 @@ if [ ! -f "$out/obj/Imago.o" ] || [ -n "$(find Sources/Imago Sources/CImagoCodec
 fi
 
 # The dependencies' objects: everything the debug build compiled except our own targets.
-ours='^(Imago|ImagoCLI|ImagoBenchmarks|ImagoTestSupport|ImagoUI|ImagoTests|ImagoUITests|ImagoPackageTests|ImagoPackageDiscoveredTests|CImagoCodecs)\.build$'
+ours='^(Imago|ImagoCLI|ImagoBenchmarks|ImagoTestSupport|ImagoUI|ImagoServer|ImagoTests|ImagoUITests|ImagoServerTests|ImagoPackageTests|ImagoPackageDiscoveredTests|CImagoCodecs)\.build$'
 dependency_objects=()
 for dir in "$debug"/*.build; do
   basename "$dir" | grep -Eq "$ours" && continue
@@ -71,12 +71,15 @@ done
 for harness in "${harnesses[@]}"; do
   [ -f "Fuzz/$harness/Harness.swift" ] || { echo "build.sh: no harness Fuzz/$harness/Harness.swift" >&2; exit 2; }
   binary=$out/bin/$harness
-  if [ -f "$binary" ] && [ -z "$(find Fuzz/Common "Fuzz/$harness/Harness.swift" "$out/obj/Imago.o" -newer "$binary" | head -1)" ]; then
+  # A harness of code outside Sources/Imago lists those files in Fuzz/HARNESS/sources.
+  extra=()
+  if [ -f "Fuzz/$harness/sources" ]; then mapfile -t extra < <(grep -v '^#' "Fuzz/$harness/sources" | grep .); fi
+  if [ -f "$binary" ] && [ -z "$(find Fuzz/Common "Fuzz/$harness/Harness.swift" "${extra[@]}" "$out/obj/Imago.o" -newer "$binary" | head -1)" ]; then
     continue
   fi
   echo "build.sh: linking $harness"
   swiftc -module-name "FuzzHarness" -parse-as-library -O -sanitize=fuzzer,address "${flags[@]}" -I "$out/modules" \
-    Fuzz/Common/*.swift "Fuzz/$harness/Harness.swift" "$out/obj/Imago.o" "$out"/obj/CImagoCodecs-*.o \
+    Fuzz/Common/*.swift "Fuzz/$harness/Harness.swift" "${extra[@]}" "$out/obj/Imago.o" "$out"/obj/CImagoCodecs-*.o \
     "${dependency_objects[@]}" "${libraries[@]}" -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol '__asan_" || true; }  # gold's noise about ASan's helpers
 done

@@ -305,6 +305,13 @@ static void term_destination(j_compress_ptr info) { (void)info; /* the size is c
 
 int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                               size_t output_limit, uint8_t **output, size_t *output_size, char *message) {
+    return imago_jpeg_encode_progressive(pixels, width, height, stride, quality, 0, output_limit, output, output_size,
+                                         message);
+}
+
+int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                                  int progressive, size_t output_limit, uint8_t **output, size_t *output_size,
+                                  char *message) {
     struct imago_jpeg_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, 200, "out of memory");
@@ -345,6 +352,7 @@ int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size
     jpeg_set_defaults(info);
     jpeg_set_quality(info, quality, TRUE);
     info->optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(info);
     jpeg_start_compress(info, TRUE);
     while (info->next_scanline < info->image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)info->next_scanline * stride);

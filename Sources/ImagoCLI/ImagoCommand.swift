@@ -30,6 +30,7 @@ struct ImagoCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InspectCommand.self, DemoCommand.self,
+            ServeCommand.self, SignCommand.self,
         ]
     )
 

@@ -10,10 +10,15 @@ import Foundation
 public struct JPEGEncoder: ImageEncoding {
     /// 1 (smallest) to 100 (best); 85 by default, where artefacts are hard to see.
     public var quality: Int
+    /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve): libjpeg's
+    /// simple progression on Linux; ignored by ImageIO on Apple platforms. Default: `false`.
+    public var progressive: Bool
 
-    /// An encoder at `quality`, clamped to 1...100.
-    public init(quality: Int = 85) {
+    /// An encoder at `quality`, clamped to 1...100; `progressive` writes a progressive JPEG (Linux;
+    /// ignored where ImageIO encodes).
+    public init(quality: Int = 85, progressive: Bool = false) {
         self.quality = min(max(quality, 1), 100)
+        self.progressive = progressive
     }
 
     /// Always ``ImageFormat/jpeg``.
@@ -49,8 +54,9 @@ public struct JPEGEncoder: ImageEncoding {
         }
         let pixels = image.opaqueOnWhitePixels
         return try encodeWithShim(library: "libjpeg") { output, size, message in
-            imago_jpeg_encode_limited(
-                pixels, width, height, image.bytesPerRow, Int32(quality), max(outputLimit, 0), &output, &size, message)
+            imago_jpeg_encode_progressive(
+                pixels, width, height, image.bytesPerRow, Int32(quality), progressive ? 1 : 0, max(outputLimit, 0),
+                &output, &size, message)
         }
     }
     #endif

@@ -7,9 +7,9 @@ import Foundation
 ///
 /// Transports feed it the response head, then each chunk, then ask for the result; it holds no
 /// locks and does no I/O.
-struct DownloadValidator: Sendable {
+package struct DownloadValidator: Sendable {
     /// Sent as `Accept` unless the request sets one: image formats first, anything else last.
-    static let accept = "image/webp,image/png,image/jpeg,image/gif,*/*;q=0.5"
+    package static let accept = "image/webp,image/png,image/jpeg,image/gif,*/*;q=0.5"
     /// The reason given for a request made after the loader was shut down.
     static let shutDownReason = "the data loader has been shut down"
 
@@ -24,7 +24,7 @@ struct DownloadValidator: Sendable {
     private(set) var expectedLength: Int?
     private(set) var body = Data()
 
-    init(request: DataRequest, configuration: DataLoaderConfiguration) {
+    package init(request: DataRequest, configuration: DataLoaderConfiguration) {
         self.url = request.url
         self.maximumBodySize = configuration.maximumBodySize
         let names = Set(request.headers.keys.map { $0.lowercased() })
@@ -39,7 +39,7 @@ struct DownloadValidator: Sendable {
     }
 
     /// The request's headers plus `User-Agent` and `Accept`, unless it sets them itself.
-    static func headers(for request: DataRequest, configuration: DataLoaderConfiguration) -> [String: String] {
+    package static func headers(for request: DataRequest, configuration: DataLoaderConfiguration) -> [String: String] {
         var headers = request.headers
         let names = Set(headers.keys.map { $0.lowercased() })
         if !names.contains("user-agent") { headers["User-Agent"] = configuration.userAgent }
@@ -48,13 +48,13 @@ struct DownloadValidator: Sendable {
     }
 
     /// How far the download has come, for progress callbacks.
-    var progress: DownloadProgress {
+    package var progress: DownloadProgress {
         DownloadProgress(completed: Int64(body.count), total: expectedLength.map(Int64.init))
     }
 
     /// Takes the response head: refuses a status outside 2xx (304 only answers a conditional
     /// request) and a declared length over the limit.
-    mutating func receive(statusCode: Int, headers fields: some Sequence<(String, String)>) throws(ImagePipeline.Error) {
+    package mutating func receive(statusCode: Int, headers fields: some Sequence<(String, String)>) throws(ImagePipeline.Error) {
         var headers: [String: String] = [:]
         for (name, value) in fields {
             let name = name.lowercased()
@@ -97,7 +97,7 @@ struct DownloadValidator: Sendable {
     }
 
     /// Takes the next piece of the body, refusing it when the body would pass the limit.
-    mutating func receive(_ chunk: some Collection<UInt8>) throws(ImagePipeline.Error) {
+    package mutating func receive(_ chunk: some Collection<UInt8>) throws(ImagePipeline.Error) {
         guard chunk.count <= maximumBodySize - body.count else {
             throw .bodyTooLarge(url, limit: maximumBodySize)
         }
@@ -106,7 +106,7 @@ struct DownloadValidator: Sendable {
 
     /// The error for a transport failure: once a declared length is known and not reached, the
     /// body is incomplete; otherwise the connection failed for `reason`.
-    func interrupted(reason: String) -> ImagePipeline.Error {
+    package func interrupted(reason: String) -> ImagePipeline.Error {
         if statusCode != nil, let expectedLength, body.count != expectedLength {
             return .bodyLengthMismatch(url, expected: expectedLength, received: body.count)
         }
@@ -115,7 +115,7 @@ struct DownloadValidator: Sendable {
 
     /// The response once the body has ended: it must have the declared length and, unless it
     /// answers a revalidation with 304, not be empty.
-    func finish() throws(ImagePipeline.Error) -> DataResponse {
+    package func finish() throws(ImagePipeline.Error) -> DataResponse {
         guard let statusCode else { throw interrupted(reason: "the server sent no response") }
         if statusCode == 304 {
             return DataResponse(data: Data(), statusCode: statusCode, headers: headers)

@@ -7,14 +7,14 @@ import Synchronization
 /// The transport calls ``noteActivity()`` whenever bytes arrive; silence counts from the start of
 /// the request, so a server that never answers also stalls. When a limit runs out the download
 /// task is cancelled and the caller gets ``ImagePipeline/Error/timedOut(_:_:after:)``.
-final class DownloadWatchdog: Sendable {
+package final class DownloadWatchdog: Sendable {
     private let url: URL
     private let downloadTimeout: Duration
     private let stallTimeout: Duration
     private let start: ContinuousClock.Instant
     private let lastActivity: Mutex<ContinuousClock.Instant>
 
-    init(url: URL, configuration: DataLoaderConfiguration) {
+    package init(url: URL, configuration: DataLoaderConfiguration) {
         self.url = url
         self.downloadTimeout = configuration.downloadTimeout
         self.stallTimeout = configuration.stallTimeout
@@ -26,7 +26,7 @@ final class DownloadWatchdog: Sendable {
     var deadline: ContinuousClock.Instant { start + downloadTimeout }
 
     /// Records that bytes arrived, restarting the stall limit.
-    func noteActivity() {
+    package func noteActivity() {
         lastActivity.withLock { $0 = .now }
     }
 
@@ -46,7 +46,7 @@ final class DownloadWatchdog: Sendable {
 
     /// Runs `download` until it finishes, a limit runs out or the calling task is cancelled.
     /// Errors other than ``ImagePipeline/Error`` are reported as a failed connection.
-    func run(
+    package func run(
         _ download: @escaping @Sendable () async throws -> DataResponse
     ) async throws(ImagePipeline.Error) -> DataResponse {
         guard !Task.isCancelled else { throw .cancelled(url) }

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A redirect status without a usable `Location` is no redirect: the response is delivered as
 /// it is, and the loader reports its status.
-struct RedirectPolicy: Sendable {
+package struct RedirectPolicy: Sendable {
     /// The most redirects one download follows.
     static let maximumHops = 10
     /// Headers that are credentials whatever the request says (lower-cased).
@@ -23,7 +23,7 @@ struct RedirectPolicy: Sendable {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// What to do with a response.
-    enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Not a redirect (or one without a usable `Location`): the response is the answer.
         case deliver
         /// Request `url` with `headers` instead.
@@ -37,14 +37,14 @@ struct RedirectPolicy: Sendable {
     /// The URL that answered last.
     private(set) var currentURL: URL
     /// The headers of the next request.
-    private(set) var headers: [String: String]
+    package private(set) var headers: [String: String]
     /// Redirects followed so far.
     private(set) var hops = 0
     private let credentialNames: Set<String>
     /// Every URL requested so far, to refuse a cycle at once.
     private var visited: Set<URL>
 
-    init(request: DataRequest, headers: [String: String]) {
+    package init(request: DataRequest, headers: [String: String]) {
         self.requestURL = request.url
         self.currentURL = request.url
         self.headers = headers
@@ -54,7 +54,7 @@ struct RedirectPolicy: Sendable {
 
     /// Decides what a response with `status` and `location` (its `Location` field) leads to, and
     /// records the hop when it is followed.
-    mutating func decide(status: Int, location: String?) -> Decision {
+    package mutating func decide(status: Int, location: String?) -> Decision {
         guard Self.redirectStatuses.contains(status) else { return .deliver }
         guard let location = location?.trimmingCharacters(in: .whitespaces), !location.isEmpty else { return .deliver }
         guard let target = URL(string: location, relativeTo: currentURL)?.absoluteURL,

@@ -8,9 +8,9 @@ import Foundation
 /// source row is filtered horizontally into a small ring of rows that the vertical pass reads, so
 /// besides the output only a few rows are held, never a full-size intermediate. Filtering happens
 /// on the stored (sRGB-encoded) values, as most image libraries do.
-enum Resampler {
+package enum Resampler {
     /// The part of the source, in source pixels (fractions allowed), that fills the destination.
-    struct Region: Equatable {
+    package struct Region: Equatable {
         var x: Double
         var y: Double
         var width: Double
@@ -33,7 +33,7 @@ enum Resampler {
     /// filter at its edges, which is what a crop after a full resize would have shown.
     ///
     /// - Precondition: `source` and `size` are non-empty and `region` lies within `source`.
-    static func resample(_ source: Bitmap, region: Region? = nil, to size: PixelSize) -> Bitmap {
+    package static func resample(_ source: Bitmap, region: Region? = nil, to size: PixelSize) -> Bitmap {
         let region = region ?? Region(of: source)
         precondition(source.width > 0 && source.height > 0 && size.width > 0 && size.height > 0)
         if region == Region(of: source) && size == PixelSize(width: source.width, height: source.height) {

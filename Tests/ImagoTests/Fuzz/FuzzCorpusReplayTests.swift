@@ -3,6 +3,10 @@ import Testing
 
 @testable import Imago
 
+#if os(Linux) || os(macOS)
+import ImagoServer
+#endif
+
 /// Replays every file of every `Fuzz/*/corpus` and `Fuzz/*/crashes` folder through the call its
 /// libFuzzer harness makes (Fuzz/Common/FuzzTarget.swift, same limits): each must end in a result
 /// or a thrown error, never a trap. This is how CI replays the saved corpora and crash files; the
@@ -14,6 +18,7 @@ import Testing
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
+        "processing-url",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -95,8 +100,24 @@ enum FuzzCorpus {
                 _ = header.encoded()
             }
         case "http-headers": responseHead(data)
+        case "processing-url": processingURL(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
+    }
+
+    /// Fuzz/processing-url/Harness.swift: the proxy's URL grammar and address literals.
+    static func processingURL(_ data: Data) {
+        #if os(Linux) || os(macOS)
+        let text = String(decoding: data, as: UTF8.self)
+        if let path = try? ProcessingPath.parse(text) {
+            _ = path.options.canonical
+            _ = path.options.pixelWidth * path.options.pixelHeight
+        }
+        if let address = IPAddress(text) {
+            _ = address.nonPublicKind
+            _ = IPAddress(address.description)
+        }
+        #endif
     }
 
     static func decode(_ data: Data, as format: ImageFormat) {

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Imago
+import ImagoServer
+import ImagoTestSupport
+import Logging
+
+/// `imago serve`: the pipeline as an image proxy (imgproxy's URL grammar, signed URLs).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized images for /{signature}/{options}/plain/{source URL} paths (an image proxy).",
+        discussion: """
+            Paths follow imgproxy's grammar: /{signature}/rs:fit:300:200/dpr:2/q:80/f:webp/plain/{escaped URL} \
+            or /{signature}/{options}/{base64url URL}.{ext}. Signatures are HMAC-SHA256 with the hex key and salt \
+            in IMAGO_KEY and IMAGO_SALT (or a --key-file of IMAGO_KEY=… and IMAGO_SALT=… lines); `imago sign` makes them. \
+            SIGTERM or Ctrl-C finishes the requests in flight, then stops. README, "imago serve", has the whole grammar.
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(help: "File with IMAGO_KEY=… and IMAGO_SALT=… lines (hex), instead of the environment.")
+    var keyFile: String?
+
+    @Flag(help: "Serve unsigned paths (local development only; logs a warning).")
+    var allowUnsigned = false
+
+    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses.")
+    var allowPrivateNetworks = false
+
+    @Option(name: .customLong("allow-host"), help: "Allowed source host, exact or *.example.com (repeat; none: any host).")
+    var allowedHosts: [String] = []
+
+    @Option(help: "Cache-Control max-age of signed responses, in seconds.")
+    var signedMaxAge = 31_536_000
+
+    @Option(help: "Cache-Control max-age of unsigned responses, in seconds.")
+    var maxAge = 3600
+
+    @Option(help: "Longest side of an output image, in pixels.")
+    var maxDimension = 4096
+
+    @Option(help: "Requests processed at once (default: 2 per core).")
+    var concurrency: Int?
+
+    @Option(help: "Requests that may wait for a slot before the server answers 503.")
+    var queue = 64
+
+    @Option(help: "Disk cache of source images (default: a folder of this process under the temporary directory, removed at exit).")
+    var cacheDirectory: String?
+
+    @Flag(help: "Serve the demo gallery from an embedded loopback origin, with a page of thumbnails at /.")
+    var demo = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
+        guard (16...16384).contains(maxDimension) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
+        guard (1...4096).contains(concurrency ?? 1) else { throw ValidationError("--concurrency takes 1 to 4096.") }
+        guard (0...100_000).contains(queue) else { throw ValidationError("--queue takes 0 to 100000.") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let logger = Logger(label: "imago.serve")
+        var signer: URLSigner?
+        do {
+            signer = try URLSigner.load(file: keyFile)
+        } catch {
+            throw ValidationError("the signing key: \(error)")
+        }
+        var policy = SourcePolicy(allowedHosts: allowedHosts, allowsPrivateNetworks: allowPrivateNetworks)
+        var origin: TestServer?
+        var page: DemoPage?
+        if demo {
+            // The demo's origin is on loopback: allow exactly that host, nothing else private.
+            let server = try await TestServer.start()
+            let gallery = try Gallery.make(count: 24, longerSide: 1024)
+            for item in gallery.items { server.set(item.path, data: item.data, contentType: item.format.mimeType) }
+            origin = server
+            policy = SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [IPAddress.v4(127, 0, 0, 1)])
+            if signer == nil, !allowUnsigned {
+                signer = URLSigner(key: Array(UUID().uuidString.utf8), salt: [])  // a key for this run only
+            }
+            page = DemoPage(
+                items: gallery.items.map { item in
+                    let size = ImageHeader.probe(item.data).map { "\($0.width)x\($0.height)" } ?? "?"
+                    return DemoPage.Item(
+                        source: server.url(for: item.path),
+                        caption: "\(item.path.split(separator: "/").last ?? "") \(size) \(item.format)")
+                }, signer: signer)
+            logger.info("demo: \(gallery.summary) from \(server.baseURL.absoluteString)")
+        }
+        guard signer != nil || allowUnsigned else {
+            throw ValidationError(
+                "no signing key: set IMAGO_KEY and IMAGO_SALT (hex; `openssl rand -hex 32`), pass --key-file, or --allow-unsigned for local development")
+        }
+        if signer == nil {
+            logger.warning("serving UNSIGNED paths (--allow-unsigned): anyone can make this server fetch and resize any allowed source")
+        }
+        if policy.allowsPrivateNetworks, !demo {
+            logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
+        }
+        var configuration = ImageProxyConfiguration(
+            signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension, signedMaxAge: signedMaxAge,
+            unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
+        if let concurrency { configuration.maximumConcurrentRequests = concurrency }
+        let temporaryCache = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imago-serve-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: temporaryCache) } }
+        let diskCache = try DiskCache(directory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? temporaryCache)
+        let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
+        let pageHTML = page.map { page in { @Sendable in page.html } }
+        let host = self.host
+        let application = ImagoServer.application(proxy: proxy, host: host, port: port, page: pageHTML) { bound in
+            logger.info("imago serve: listening on http://\(host):\(bound)/")
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)/\n".utf8))
+        }
+        do {
+            try await ImagoServer.run(application, logger: logger)
+        } catch {
+            await proxy.shutdown()
+            try? await origin?.shutdown()
+            throw error
+        }
+        await proxy.shutdown()
+        try? await origin?.shutdown()
+    }
+}

@@ -1,0 +1,67 @@
+import Imago
+
+/// What a proxy request asks for: the resize, the output format and quality, the background,
+/// parsed from the options segments of a processing path (imgproxy's grammar, a subset).
+///
+/// A width or height of 0 means "follow the other side's aspect ratio"; both 0 means no resize.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image is fitted to the width and height.
+    public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+        /// Keep the aspect ratio; the whole image fits inside width x height.
+        case fit
+        /// Keep the aspect ratio; cover width x height, then cut the overflow, centred.
+        case fill
+        /// Ignore the aspect ratio: exactly width x height.
+        case force
+    }
+
+    /// The encoding of the response.
+    public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+        case jpeg
+        case png
+        case webp
+        /// WebP when the client's `Accept` names `image/webp`, else JPEG (opaque) or PNG (alpha).
+        case auto
+    }
+
+    /// Default: ``ResizingType/fit``.
+    public var resizingType: ResizingType = .fit
+    /// Target width in CSS pixels (multiplied by ``devicePixelRatio``); 0: from the height. Default: 0.
+    public var width: Int = 0
+    /// Target height in CSS pixels (multiplied by ``devicePixelRatio``); 0: from the width. Default: 0.
+    public var height: Int = 0
+    /// Whether an image smaller than the target is enlarged. Default: `false`.
+    public var enlarge: Bool = false
+    /// Device-pixel ratio, 1...8 in steps the URL gives. Default: 1.
+    public var devicePixelRatio: Double = 1
+    /// Quality of lossy formats, 1...100; `nil`: the server's default. Default: `nil`.
+    public var quality: Int?
+    /// Output format. Default: ``OutputFormat/auto``.
+    public var format: OutputFormat = .auto
+    /// Background for formats without alpha (JPEG): transparent pixels are composited onto it.
+    /// Default: `nil` (white, as the JPEG encoder does).
+    public var background: RGBA?
+
+    public init() {}
+
+    /// The output size in pixels: width and height times the ratio, rounded, 0 kept as 0.
+    public var pixelWidth: Int { Self.scaled(width, by: devicePixelRatio) }
+    /// See ``pixelWidth``.
+    public var pixelHeight: Int { Self.scaled(height, by: devicePixelRatio) }
+
+    private static func scaled(_ length: Int, by ratio: Double) -> Int {
+        // Both are bounded by the parser (length ≤ 100,000, ratio ≤ 8), so this cannot overflow.
+        Int((Double(length) * ratio).rounded())
+    }
+
+    /// A canonical text of the options, for cache keys and ETags: equal options, equal text.
+    public var canonical: String {
+        var parts = ["rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0)", "dpr:\(devicePixelRatio)"]
+        if let quality { parts.append("q:\(quality)") }
+        parts.append("f:\(format.rawValue)")
+        if let background {
+            parts.append("bg:\(ProcessingOptionsParser.hex(background))")
+        }
+        return parts.joined(separator: "/")
+    }
+}

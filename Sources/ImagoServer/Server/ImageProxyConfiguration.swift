@@ -1,0 +1,61 @@
+import Foundation
+import Imago
+import Logging
+
+/// How the proxy behaves; every field has a documented default.
+public struct ImageProxyConfiguration: Sendable {
+    /// Checks signatures; `nil` accepts unsigned paths (`--allow-unsigned`, local development
+    /// only). Default: `nil`.
+    public var signer: URLSigner?
+    /// Which sources may be fetched. Default: any public http(s) host.
+    public var sourcePolicy: SourcePolicy
+    /// Longest side of an output image, in pixels (after the ratio). Default: 4,096.
+    public var maximumOutputDimension: Int
+    /// Quality when the URL gives none. Default: 80.
+    public var defaultQuality: Int
+    /// `max-age` of signed responses, in seconds. Default: one year (31,536,000): a signed URL
+    /// names its result for good.
+    public var signedMaxAge: Int
+    /// `max-age` of unsigned responses, in seconds. Default: 3,600.
+    public var unsignedMaxAge: Int
+    /// Requests processed at once. Default: 2 times the processor count.
+    public var maximumConcurrentRequests: Int
+    /// Requests that may wait for a slot; beyond, 503 with `Retry-After`. Default: 64.
+    public var maximumQueuedRequests: Int
+    /// `Retry-After` of a shed request, in seconds. Default: 1.
+    public var retryAfterSeconds: Int
+    /// Bytes of encoded responses kept in memory (the response tier, before the pipeline's
+    /// memory cache of decoded images). Default: 128 MiB.
+    public var responseCacheBytes: Int
+    /// The pipeline's decoding limits (pixels, frames). Default: ``DecodingLimits/init()``.
+    public var decodingLimits: DecodingLimits
+    /// The pipeline's download limits (bytes, timeouts). Default: 20 MiB bodies, 10 s to
+    /// connect, 30 s in all.
+    public var loaderConfiguration: DataLoaderConfiguration
+    /// Where access and start-up lines go. Default: a logger labelled `imago.serve`.
+    public var logger: Logger
+
+    public init(
+        signer: URLSigner? = nil, sourcePolicy: SourcePolicy = SourcePolicy(), maximumOutputDimension: Int = 4096,
+        defaultQuality: Int = 80, signedMaxAge: Int = 31_536_000, unsignedMaxAge: Int = 3600,
+        maximumConcurrentRequests: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, maximumQueuedRequests: Int = 64,
+        retryAfterSeconds: Int = 1, responseCacheBytes: Int = 128 * 1024 * 1024, decodingLimits: DecodingLimits = DecodingLimits(),
+        loaderConfiguration: DataLoaderConfiguration = DataLoaderConfiguration(maximumBodySize: 20 * 1024 * 1024, maximumConnections: 16),
+        logger: Logger = Logger(label: "imago.serve")
+    ) {
+        self.signer = signer
+        self.sourcePolicy = sourcePolicy
+        self.maximumOutputDimension = maximumOutputDimension
+        self.defaultQuality = defaultQuality
+        self.signedMaxAge = signedMaxAge
+        self.unsignedMaxAge = unsignedMaxAge
+        self.maximumConcurrentRequests = maximumConcurrentRequests
+        self.maximumQueuedRequests = maximumQueuedRequests
+        self.retryAfterSeconds = retryAfterSeconds
+        self.responseCacheBytes = responseCacheBytes
+        self.decodingLimits = decodingLimits
+        self.loaderConfiguration = loaderConfiguration
+        self.logger = logger
+    }
+}
+

@@ -1,0 +1,94 @@
+#if os(Linux) || os(macOS)
+import AsyncHTTPClient
+import Foundation
+import Imago
+import ImagoServer
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// An `ImagoServer` application running in-process on a free loopback port, with a client.
+struct RunningServer {
+    let proxy: ImageProxy
+    let port: Int
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+    let client: HTTPClient
+
+    /// A response as the tests see it.
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        /// The `code` of a JSON error body.
+        var errorCode: String? {
+            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                let error = object["error"] as? [String: Any]
+            else { return nil }
+            return error["code"] as? String
+        }
+    }
+
+    static func start(
+        _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(), page: DemoPage? = nil,
+        diskCache: DiskCache? = nil
+    ) async throws -> RunningServer {
+        var configuration = configuration
+        configuration.logger = Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let proxy = ImageProxy(configuration: configuration, resolver: resolver, diskCache: diskCache)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let html = page.map { page in { @Sendable in page.html } }
+        let application = ImagoServer.application(proxy: proxy, host: "127.0.0.1", port: 0, page: html) { port in
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: application)], logger: configuration.logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            task.cancel()
+            throw CancellationError()
+        }
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.decompression = .disabled
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        return RunningServer(proxy: proxy, port: port, group: group, task: task, client: client)
+    }
+
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        var fields: [String: String] = [:]
+        for field in response.headers { fields[field.name.lowercased()] = field.value }
+        return Reply(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
+    }
+
+    /// Graceful shutdown: the server finishes what is in flight, then `run` returns.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        try await client.shutdown()
+        await proxy.shutdown()
+    }
+}
+
+/// Runs `body` with a server, stopping it afterwards whatever happens.
+func withServer<Result>(
+    _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(),
+    _ body: (RunningServer) async throws -> Result
+) async throws -> Result {
+    let server = try await RunningServer.start(configuration, resolver: resolver)
+    do {
+        let result = try await body(server)
+        try await server.stop()
+        return result
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+}
+#endif
