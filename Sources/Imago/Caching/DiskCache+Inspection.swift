@@ -111,7 +111,8 @@ extension DiskCache {
                         reason: "the file name does not match its key"))
                 continue
             }
-            if entry(forKey: summary.key, allowExpired: true) != nil {
+            // Read and checked like a hit, but not recorded as one: verifying is not a use.
+            if readEntry(named: name, key: summary.key, at: now(), allowExpired: true) != nil {
                 result.intact += 1
                 restoreModified(ofEntry: name, inode: status.inode, to: status.modified)
             } else if let after = FileSystem.status(atPath: path(ofEntry: name)), after.inode == status.inode {

@@ -44,7 +44,7 @@ public final class DiskCache: Sendable {
     /// The limits this cache was opened with.
     public let configuration: Configuration
 
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// ``Configuration/recencyPersistenceInterval`` in seconds.
     private let persistenceInterval: TimeInterval
     private let entriesPath: String

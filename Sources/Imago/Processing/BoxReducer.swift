@@ -128,7 +128,7 @@ final class BoxReducer {
         }
         let pixels = [UInt8](UnsafeBufferPointer(start: output, count: width * height * 4))
         // A source cut short has transparent rows, whatever its header said.
-        let mode: Bitmap.AlphaMode = rowsAdded < sourceHeight && alphaMode == .opaque ? .straight : alphaMode
+        let mode: Bitmap.AlphaMode = !isComplete && alphaMode == .opaque ? .straight : alphaMode
         return Bitmap(width: width, height: height, alphaMode: mode, pixels: pixels)
     }
 
