@@ -89,7 +89,9 @@ import Testing
         let image = try Fixtures.jpeg(width: 64, height: 48)
         let loaderConfiguration = DataLoaderConfiguration(
             maximumBodySize: 1024 * 1024, connectTimeout: .seconds(10), downloadTimeout: .seconds(20),
-            stallTimeout: .seconds(3), maximumConnections: 32)
+            // 8 s: below the stalling server's 10 s between bytes, above what a good response waits
+            // for a core while browser and fleet tests share the machine.
+            stallTimeout: .seconds(8), maximumConnections: 32)
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(configuration: loaderConfiguration)
         let diskCache = try DiskCache(directory: directory)
         // No memory cache: every request goes to the disk cache and the network, and memory
