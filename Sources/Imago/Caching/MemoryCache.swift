@@ -7,7 +7,7 @@ import Synchronization
 /// A hit takes one lock and no actor hop, so it is safe to call from the main thread on every
 /// frame. All state lives behind one `Mutex`; nodes live in an array linked by index, so a hit moves
 /// no memory and allocates nothing, and the hit path is inlined into its caller, specialized for
-/// the key and value types (see ``MemoryCacheOrder``). (`NSCache` is not used: on Linux it is several times slower, is
+/// the key and value types (the relinking itself is compiled once, in `MemoryCacheOrder`). (`NSCache` is not used: on Linux it is several times slower, is
 /// not LRU, and inserts with a cost in linear time.)
 ///
 /// Values leave the cache (evicted, replaced, expired, removed) after the lock is released, so a
