@@ -60,8 +60,10 @@ if [ ! -f "$out/obj/Imago.o" ] || [ -n "$(find Sources/Imago Sources/CImagoCodec
   touch "$stamp"
 fi
 
-# The dependencies' objects: everything the debug build compiled except our own targets.
-ours='^(Imago|ImagoCLI|ImagoBenchmarks|ImagoTestSupport|ImagoUI|ImagoServer|ImagoTests|ImagoUITests|ImagoServerTests|ImagoPackageTests|ImagoPackageDiscoveredTests|CImagoCodecs)\.build$'
+# The dependencies' objects: everything the debug build compiled except our own targets (every
+# `Imago…`/`CImago…` target, executables included) and the DocC plugin's snippet tools, which the
+# `docs` stage builds into the same folder and which have a `main` of their own.
+ours='^(C?Imago[A-Za-z]*|Snippets(-tool)?|snippet_extract(-tool)?)\.build$'
 dependency_objects=()
 for dir in "$debug"/*.build; do
   basename "$dir" | grep -Eq "$ours" && continue
