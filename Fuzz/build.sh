@@ -76,7 +76,7 @@ for harness in "${harnesses[@]}"; do
   # A harness of code outside Sources/Imago lists those files in Fuzz/HARNESS/sources.
   extra=()
   if [ -f "Fuzz/$harness/sources" ]; then mapfile -t extra < <(grep -v '^#' "Fuzz/$harness/sources" | grep .); fi
-  if [ -f "$binary" ] && [ -z "$(find Fuzz/Common "Fuzz/$harness/Harness.swift" "${extra[@]}" "$out/obj/Imago.o" -newer "$binary" | head -1)" ]; then
+  if [ -f "$binary" ] && [ -z "$(find Fuzz/Common "Fuzz/$harness/Harness.swift" "${extra[@]}" "$out/obj/Imago.o" "$out"/obj/CImagoCodecs-*.o -newer "$binary" | head -1)" ]; then
     continue
   fi
   echo "build.sh: linking $harness"

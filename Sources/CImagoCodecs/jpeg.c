@@ -213,18 +213,13 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
     if (decoder->buffered) {
         int scan = info->input_scan_number;
         if (decoder->input_stopped) {
-            /* The input failed during or after scan `scan`: show the coefficient buffer as of the
-             * scan before it, which libjpeg's output side can produce without reading more input
-             * (an output scan behind the input never consumes). With no complete scan there is
-             * nothing libjpeg can show: grey. Block smoothing reads per-scan state that a failed
-             * scan may have left half set, so it is off. */
-            if (scan <= 1) {
-                decoder->rows_decoded = 0;
-                fill_grey(decoder, pixels, stride, 0);
-                return IMAGO_PARTIAL;
-            }
-            info->do_block_smoothing = FALSE;
-            scan -= 1;
+            /* The input failed during or after scan `scan`. Rendering the coefficient buffer of
+             * the scans before it made libjpeg read state the failed scan left half set (fuzzing
+             * found reads of uninitialised pointers, Fuzz/jpeg/crashes), so a progressive file
+             * whose input fails shows grey at its full size, as libjpeg pads missing data. */
+            decoder->rows_decoded = 0;
+            fill_grey(decoder, pixels, stride, 0);
+            return IMAGO_PARTIAL;
         }
         jpeg_start_output(info, scan);
     }
