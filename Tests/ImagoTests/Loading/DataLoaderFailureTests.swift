@@ -133,6 +133,9 @@ extension LoadingTests {
         private func limit(_ bytes: Int) -> DataLoaderConfiguration {
             var configuration = DataLoaderConfiguration()
             configuration.maximumBodySize = bytes
+            // The body limit is what these tests provoke: the whole-download timeout stays out of
+            // its way even when the 2 cores are shared with browser and fleet tests.
+            configuration.downloadTimeout = .seconds(300)
             return configuration
         }
     }
