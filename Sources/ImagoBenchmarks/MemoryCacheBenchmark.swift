@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Synchronization
 
 /// Benchmark 1: memory-cache hits, through `MemoryCache` and through `ImagePipeline.cachedImage(for:)`,
@@ -131,7 +132,7 @@ enum MemoryCacheBenchmark {
         let capacity = keyCount / 20
         let lookups = quick ? 50_000 : 1_000_000
         let exponent = 0.9
-        var generator = SplitMix64(seed: 0x1234_5678)
+        var generator = SplitMix(seed: 0x1234_5678)
         let sequence = ZipfSampler(count: keyCount, exponent: exponent).sample(lookups, using: &generator)
         let keys = (0..<keyCount).map { CacheKey("https://images.example.com/zipf/\($0).jpg") }
 
@@ -163,19 +164,6 @@ private final class BareDictionary: Sendable {
     func contains(_ key: CacheKey) -> Bool { bare.withLock { $0[key] } != nil }
 }
 
-/// A small, fast, seeded generator, so every run draws the same sequence.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Draws ranks 0..<count with probability proportional to 1 / (rank + 1)^exponent, then maps ranks
 /// to shuffled key indices so that popular keys are scattered through the cache.
 struct ZipfSampler {
@@ -191,11 +179,11 @@ struct ZipfSampler {
             sums.append(total)
         }
         cumulative = sums.map { $0 / total }
-        var generator = SplitMix64(seed: 42)
+        var generator = SplitMix(seed: 42)
         permutation = Array(0..<count).shuffled(using: &generator)
     }
 
-    func sample(_ draws: Int, using generator: inout SplitMix64) -> [Int] {
+    func sample(_ draws: Int, using generator: inout SplitMix) -> [Int] {
         (0..<draws).map { _ in
             let u = Double.random(in: 0..<1, using: &generator)
             var low = 0
