@@ -110,8 +110,9 @@ public final class HTTPClientDataLoader: DataLoading {
         }
     }
 
-    /// Translates AsyncHTTPClient's and NIO's errors into the pipeline's.
-    private static func error(
+    /// Translates AsyncHTTPClient's and NIO's errors into the pipeline's; `package` so that the
+    /// image proxy's guarded loader translates them the same way.
+    package static func error(
         for error: any Error, url: URL, configuration: DataLoaderConfiguration, validator: DownloadValidator
     ) -> any Error {
         if error is CancellationError { return error }

@@ -96,7 +96,7 @@ public final class GuardedDataLoader: DataLoading {
                 do {
                     response = try await client.execute(httpRequest, deadline: deadline)
                 } catch {
-                    throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
+                    throw HTTPClientDataLoader.error(for: error, url: request.url, configuration: configuration, validator: validator)
                 }
                 watchdog.noteActivity()
                 switch redirects.decide(status: Int(response.status.code), location: response.headers.first(name: "location")) {
@@ -115,7 +115,7 @@ public final class GuardedDataLoader: DataLoading {
             } catch let error as ImagePipeline.Error {
                 throw error
             } catch {
-                throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
+                throw HTTPClientDataLoader.error(for: error, url: request.url, configuration: configuration, validator: validator)
             }
             try Task.checkCancellation()
             return try validator.finish()
@@ -168,29 +168,6 @@ public final class GuardedDataLoader: DataLoading {
     private static func hostForHeader(_ host: String) -> String {
         if case .v6? = IPAddress(host), !host.hasPrefix("[") { return "[\(host)]" }
         return host
-    }
-
-    /// AsyncHTTPClient's and NIO's errors as the pipeline's (as Imago's HTTPClientDataLoader does).
-    private static func error(
-        for error: any Error, url: URL, configuration: DataLoaderConfiguration, validator: DownloadValidator
-    ) -> any Error {
-        if error is CancellationError { return error }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .cancelled: return CancellationError()
-            case .connectTimeout: return ImagePipeline.Error.timedOut(url, .connect, after: configuration.connectTimeout)
-            case .deadlineExceeded: return ImagePipeline.Error.timedOut(url, .download, after: configuration.downloadTimeout)
-            case .remoteConnectionClosed: return validator.interrupted(reason: "the server closed the connection")
-            default: return validator.interrupted(reason: error.description)
-            }
-        }
-        if let error = error as? NIOConnectionError {
-            return ImagePipeline.Error.connectionFailed(url, reason: "\(error)")
-        }
-        if let error = error as? IOError {
-            return ImagePipeline.Error.connectionFailed(url, reason: String(cString: strerror(error.errnoCode)))
-        }
-        return validator.interrupted(reason: String(describing: error))
     }
 }
 #endif
