@@ -5,13 +5,21 @@ import Imago
 import ImagoTestSupport
 import NIOCore
 import NIOPosix
+import Synchronization
 import Testing
 
 @testable import ImagoServer
 
-/// deploy/nginx.conf in front of three instances on loopback: 300 variants of 30 sources, twice.
-/// Each source is downloaded once across the fleet, the second pass never reaches the origin
-/// (nginx's cache answers), and with one instance killed midway no request is lost.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// deploy/nginx.conf in front of three `imago serve` processes (the built executable) on loopback:
+/// 300 variants of 30 sources, twice. Each source is downloaded once across the fleet, the second
+/// pass never reaches the origin (nginx's cache answers), and with one instance killed (`SIGKILL`)
+/// midway no request is lost.
 @Suite(.serialized) struct FleetTests {
     static let sources = 30
     static let variantsPerSource = 10
@@ -25,12 +33,11 @@ import Testing
         }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("imago-fleet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        var instances: [RunningServer] = []
+        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
+        var instances: [ServeProcess] = []
+        defer { for instance in instances { instance.stop() } }
         for index in 0..<3 {
-            let cache = try DiskCache(directory: root.appendingPathComponent("cache\(index)", isDirectory: true))
-            instances.append(
-                try await RunningServer.start(
-                    ImageProxyConfiguration(sourcePolicy: SourcePolicy(allowsPrivateNetworks: true)), diskCache: cache))
+            instances.append(try await ServeProcess.start(executable, in: root.appendingPathComponent("instance\(index)")))
         }
         let port = try await Self.freePort()
         let configuration = try Self.configuration(
@@ -67,21 +74,20 @@ import Testing
                 }
             }
         }
-        let fleet = instances
+        let victim = instances[1]
         func pass(_ paths: [String], killingAfter: Int? = nil) async -> [(Int, String?)] {
             var results: [(Int, String?)] = []
             var index = 0
             while index < paths.count {
                 let batch = Array(paths[index..<min(index + 6, paths.count)])
-                let kill = killingAfter.map { index >= $0 && !fleet[1].task.isCancelled } ?? false
-                let victim = fleet[1].task
+                let kill = killingAfter.map { index >= $0 && !victim.wasKilled } ?? false
                 results += await withTaskGroup(of: (Int, String?)?.self) { group in
                     for path in batch { group.addTask { await get(path) } }
                     if kill {
-                        // Killed while this batch is in flight: no drain, connections dropped.
+                        // Killed while this batch is in flight: no drain, its connections reset.
                         group.addTask {
                             try? await Task.sleep(for: .milliseconds(5))
-                            victim.cancel()
+                            victim.kill()
                             return nil
                         }
                     }
@@ -102,11 +108,11 @@ import Testing
         #expect(origin.totalRequestCount == originBefore, "the second pass never reaches the origin")
 
         let third = await pass(paths(quality: 70), killingAfter: 100)
+        #expect(victim.wasKilled && victim.exitedBySignal(SIGKILL), "instance 1 was killed with SIGKILL")
         #expect(third.count == 300)
         #expect(third.allSatisfy { $0.0 == 200 }, "lost: \(third.filter { $0.0 != 200 }.count)")
 
         try? await client.shutdown()
-        for instance in instances { try? await instance.stop() }
         try await origin.shutdown()
     }
 
@@ -137,6 +143,81 @@ import Testing
             }
         }
         return lines.joined(separator: "\n").replacingOccurrences(of: "worker_processes auto;", with: "worker_processes 1;")
+    }
+
+    /// One `imago serve` process on a port of its choosing, with its own disk cache; what it prints
+    /// goes to files in its folder.
+    final class ServeProcess: Sendable {
+        let process: Process
+        let port: Int
+        private let killed = Mutex(false)
+
+        private init(process: Process, port: Int) {
+            self.process = process
+            self.port = port
+        }
+
+        static func start(_ executable: URL, in folder: URL) async throws -> ServeProcess {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let output = folder.appendingPathComponent("stdout.txt")
+            let errors = folder.appendingPathComponent("stderr.txt")
+            for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = [
+                "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
+                "--cache-directory", folder.appendingPathComponent("cache").path,
+            ]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+            // It prints "listening on http://127.0.0.1:PORT/" once it accepts connections.
+            var port: Int?
+            let started = await eventually(within: .seconds(60)) {
+                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                guard let range = text.range(of: "listening on http://127.0.0.1:") else { return !process.isRunning }
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+                return true
+            }
+            guard started, process.isRunning, let port else {
+                process.terminate()
+                let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                throw ServeProcessError(message: "imago serve did not start: \(log)")
+            }
+            return ServeProcess(process: process, port: port)
+        }
+
+        var wasKilled: Bool { killed.withLock { $0 } }
+
+        /// Ends the process at once (`SIGKILL`): no drain, no goodbye to its connections.
+        func kill() {
+            guard process.isRunning else { return }
+            killed.withLock { $0 = true }
+            #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            #else
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+            #endif
+            process.waitUntilExit()
+        }
+
+        /// Whether the process has ended by `signal`.
+        func exitedBySignal(_ signal: Int32) -> Bool {
+            !process.isRunning && process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
+        }
+
+        /// Stops the process the polite way (`SIGTERM`, which drains) if it still runs.
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct ServeProcessError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 
     /// A port that was free a moment ago.

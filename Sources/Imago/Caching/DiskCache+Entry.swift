@@ -134,7 +134,7 @@ struct EntryHeader: Equatable {
     /// Decodes a header from the first bytes of a file; never traps on any input.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
         var reader = FieldCursor(bytes: bytes)
-        guard bytes.count >= fixedLength, reader.bytes(4).map(Array.init) == magic,
+        guard bytes.count >= fixedLength, reader.bytes(4).map({ $0.elementsEqual(magic) }) == true,
             let version = reader.integer(UInt16.self), readableVersions.contains(version),
             let flags = reader.integer(UInt16.self),
             let length = reader.integer(UInt32.self).map(Int.init),

@@ -1,12 +1,20 @@
-/// The recency order of a ``MemoryCache``'s slots and their bookkeeping, none of which depends on
-/// the key and value types: two doubly linked LRU lists (unpinned and pinned) threaded by index
-/// through one array, plus each slot's cost, tier and deadline.
+/// The eviction order of a ``MemoryCache``'s slots and their bookkeeping, none of which depends on
+/// the key and value types: two doubly linked lists (unpinned and pinned) threaded by index through
+/// one array, each slot's cost, tier and deadline, and each slot's "referenced" bit.
 ///
-/// It is not generic on purpose: a hit's relinking (``touch(_:)``) is compiled once, here, and
-/// called from the cache's inlined, specialized lookup in any module.
+/// The order is second-chance (CLOCK), the approximation of least-recently-used that operating
+/// systems use for pages: a hit only sets the slot's bit (and writes nothing when it is already
+/// set), so a hit touches no neighbour and two threads reading the same hot entries do not dirty
+/// each other's cache lines. Making room looks at the oldest slot of the list: a slot hit since
+/// it last came round has its bit cleared and moves to the head (its second chance); the first
+/// slot without the bit is the victim. On skewed traffic its hit rate is within a fraction of a
+/// percent of an exact LRU's (`imago-bench --filter memory` measures both on a Zipf workload).
+///
+/// It is not generic on purpose: eviction is compiled once, here; a hit (``touch(_:)``) is inlined
+/// into the cache's specialized lookup in any module.
 @usableFromInline
 struct MemoryCacheOrder {
-    /// Head (most recently used) and tail (least recently used) of one list.
+    /// Head (newest, or most recently given a second chance) and tail (oldest) of one list.
     struct List {
         var head = MemoryCacheOrder.none
         var tail = MemoryCacheOrder.none
@@ -18,9 +26,9 @@ struct MemoryCacheOrder {
         var isPinned: Bool
         /// Deadline on the cache's elapsed-time scale; nil never expires.
         var expiresAt: Duration?
-        /// Toward the more recently used neighbour; `none` at the head.
+        /// Toward the newer neighbour; `none` at the head.
         var previous = MemoryCacheOrder.none
-        /// Toward the less recently used neighbour; `none` at the tail. Also links the free list.
+        /// Toward the older neighbour; `none` at the tail. Also links the free list.
         var next = MemoryCacheOrder.none
 
         init(cost: Int, isPinned: Bool, expiresAt: Duration?) {
@@ -38,29 +46,43 @@ struct MemoryCacheOrder {
     static var none: Int { -1 }
 
     private(set) var links: [Link] = []
+    /// Whether each slot was hit since eviction last looked at it; kept apart from `links`, one
+    /// byte a slot, so a hit reads and writes as little memory as possible.
+    @usableFromInline var referenced: [Bool] = []
     private(set) var unpinned = List()
     private(set) var pinned = List()
     /// The first free slot; free slots are chained through `next`.
     private var freeSlot = MemoryCacheOrder.none
 
-    /// The least recently used unpinned slot, or `none`.
-    var unpinnedTail: Int { unpinned.tail }
-    /// The least recently used pinned slot, or `none`.
-    var pinnedTail: Int { pinned.tail }
+    @usableFromInline init() {}
+
+    /// Whether the tier has any slot.
+    func isEmpty(pinned isPinned: Bool) -> Bool { (isPinned ? pinned : unpinned).tail == Self.none }
 
     subscript(slot: Int) -> Link { links[slot] }
 
-    /// Makes `slot` the most recently used of its list: what a hit does.
-    @usableFromInline
+    /// Records a hit on `slot`: sets its bit, and writes nothing when the bit is already set.
+    @inlinable
     mutating func touch(_ slot: Int) {
-        let isPinned = links[slot].isPinned
-        guard (isPinned ? pinned.head : unpinned.head) != slot else { return }
-        unlink(slot)
-        linkAtHead(slot)
+        if !referenced[slot] { referenced[slot] = true }
     }
 
-    /// Takes a free slot (or appends one) for a new entry and links it as most recently used.
-    /// Returns the slot and whether it is new (past the end of the arrays the caller keeps in step).
+    /// The slot to evict next from one tier, or `none` when the tier is empty: the oldest slot not
+    /// hit since it last came round. Slots passed over lose their bit and move to the head. Ends
+    /// within one pass of the list, since every slot it passes over is left without its bit.
+    mutating func victim(pinned isPinned: Bool) -> Int {
+        while true {
+            let tail = isPinned ? pinned.tail : unpinned.tail
+            guard tail != Self.none, referenced[tail] else { return tail }
+            referenced[tail] = false
+            unlink(tail)
+            linkAtHead(tail)
+        }
+    }
+
+    /// Takes a free slot (or appends one) for a new entry and links it at the head, without its
+    /// bit. Returns the slot and whether it is new (past the end of the arrays the caller keeps
+    /// in step).
     mutating func insert(_ link: Link) -> (slot: Int, isNew: Bool) {
         let slot: Int
         let isNew: Bool
@@ -68,10 +90,12 @@ struct MemoryCacheOrder {
             slot = freeSlot
             freeSlot = links[slot].next
             links[slot] = link
+            referenced[slot] = false
             isNew = false
         } else {
             slot = links.count
             links.append(link)
+            referenced.append(false)
             isNew = true
         }
         linkAtHead(slot)
@@ -84,6 +108,7 @@ struct MemoryCacheOrder {
         let link = links[slot]
         links[slot] = Link(cost: 0, isPinned: false, expiresAt: nil)
         links[slot].next = freeSlot
+        referenced[slot] = false
         freeSlot = slot
         return link
     }

@@ -34,7 +34,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// What the shared work sees of its waiters.
     struct Context: Sendable {

@@ -31,9 +31,13 @@ public final class ImagePipeline: Sendable {
     /// Random numbers for retry jitter.
     let random = Mutex(SystemRandomNumberGenerator())
 
+    /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
+    private let memory: MemoryCache<CacheKey, ImageContainer>?
+
     /// A pipeline with its own caches, loader and queue, as `configuration` says.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.memory = configuration.memoryCache
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
         self.metrics = PipelineMetrics(label: configuration.metricsLabel, factory: configuration.metricsFactory)
     }
@@ -41,7 +45,7 @@ public final class ImagePipeline: Sendable {
     deinit { broadcaster.finish() }
 
     /// The memory cache, when there is one.
-    public var memoryCache: MemoryCache<CacheKey, ImageContainer>? { configuration.memoryCache }
+    public var memoryCache: MemoryCache<CacheKey, ImageContainer>? { memory }
     /// The disk cache, when there is one.
     public var diskCache: DiskCache? { configuration.diskCache }
 
@@ -105,9 +109,12 @@ public final class ImagePipeline: Sendable {
 
     /// The image for `request` if the memory cache holds it, without any other work.
     public func cachedImage(for request: ImageRequest) -> ImageContainer? {
-        guard request.cachePolicy.readsMemory, let memoryCache = configuration.memoryCache else { return nil }
-        let cached = memoryCache.value(forKey: request.processedKey)
-        (cached == nil ? metrics.memoryMisses : metrics.memoryHits).increment()
+        guard request.cachePolicy.readsMemory, let memory else { return nil }
+        guard let cached = memory.value(forKey: request.processedKey) else {
+            metrics.memoryMisses.increment()
+            return nil
+        }
+        metrics.memoryHits.increment()
         return cached
     }
 

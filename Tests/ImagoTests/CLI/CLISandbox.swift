@@ -2,42 +2,14 @@ import Foundation
 import ImagoTestSupport
 import Testing
 
-/// The built `imago` executable, found beside the test bundle.
-///
-/// SwiftPM builds every product into one directory (`.build/<triple>/debug`), where the test
-/// bundle, this target's resource bundle and `imago` sit side by side; the test target depends on
-/// `ImagoCLI` so that `swift test` always builds it. `IMAGO_EXECUTABLE` overrides the search.
+/// The built `imago` executable, found beside the test bundle; `IMAGO_EXECUTABLE` overrides the search.
 enum ImagoExecutable {
-    static let url: URL? = locate()
-
-    private static func locate() -> URL? {
-        let fileManager = FileManager.default
+    static let url: URL? = {
         if let path = ProcessInfo.processInfo.environment["IMAGO_EXECUTABLE"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let starts = [
-            Bundle.module.bundleURL,
-            Bundle.main.bundleURL,
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath(),
-            Bundle.main.executableURL,
-        ].compactMap { $0?.standardizedFileURL }
-        // Walk up a few levels: on Linux the bundle is a file in the build directory; on macOS the
-        // runner sits inside `….xctest/Contents/MacOS`.
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("imago")
-                var isDirectory: ObjCBool = false
-                if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                    fileManager.isExecutableFile(atPath: candidate.path)
-                {
-                    return candidate
-                }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+        return BuiltExecutable.url(named: "imago")
+    }()
 }
 
 /// A private home for one test's `imago` processes: `HOME`, `XDG_CACHE_HOME` and `TMPDIR` all
