@@ -161,7 +161,7 @@ import Darwin
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let output = folder.appendingPathComponent("stdout.txt")
             let errors = folder.appendingPathComponent("stderr.txt")
-            for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+            for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
             let process = Process()
             process.executableURL = executable
             process.arguments = [

@@ -10,10 +10,10 @@ extension MemoryCache {
     /// cache releases them after its lock, since freeing a large image (or whatever a value's
     /// deinit does) must not happen while every other thread waits for the lock.
     @usableFromInline
-    struct Storage {
+    struct Storage: Sendable {
         /// A stored value and its slot in `order`, kept together so that a hit is one lookup.
         @usableFromInline
-        struct Entry {
+        struct Entry: Sendable {
             @usableFromInline var value: Value
             @usableFromInline var slot: Int
 

@@ -13,7 +13,7 @@
 /// It is not generic on purpose: eviction is compiled once, here; a hit (``touch(_:)``) is inlined
 /// into the cache's specialized lookup in any module.
 @usableFromInline
-struct MemoryCacheOrder {
+struct MemoryCacheOrder: Sendable {
     /// Head (newest, or most recently given a second chance) and tail (oldest) of one list.
     struct List {
         var head = MemoryCacheOrder.none

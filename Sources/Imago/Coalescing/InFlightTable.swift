@@ -16,7 +16,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let cancellation: ImagePipeline.Error
     }
 
-    private struct Entry {
+    private struct Entry: Sendable {
         let generation: UInt64
         var machine = SharedWorkStateMachine<Waiter>()
         var task: Task<Void, Never>?
@@ -24,7 +24,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
     }
 
-    private struct State {
+    private struct State: Sendable {
         var entries: [Key: Entry] = [:]
         var nextID: UInt64 = 0
 

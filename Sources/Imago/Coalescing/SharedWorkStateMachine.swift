@@ -68,3 +68,5 @@ struct SharedWorkStateMachine<Waiter> {
 }
 
 extension SharedWorkStateMachine.RemoveAction: Equatable where Waiter: Equatable {}
+
+extension SharedWorkStateMachine: Sendable where Waiter: Sendable {}
