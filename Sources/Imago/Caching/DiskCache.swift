@@ -49,7 +49,7 @@ public final class DiskCache: Sendable {
     private let persistenceInterval: TimeInterval
     private let entriesPath: String
     private let temporaryPath: String
-    private let index = LockedState(Index())
+    private let index = Mutex(Index())
     /// Held only while the index is being scanned, so one thread scans and the others wait for it.
     private let indexLoader = Mutex(())
     /// The system calls that can fail; tests inject faults here.

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// A cache of decoded images (or any values) in memory, bounded by total cost and entry count, that
 /// evicts the least recently used first, by the second-chance (CLOCK) approximation of LRU.
 ///
-/// A hit takes one lock (``LockedState``, no system call) and no actor hop, so it is safe to call from the main thread on every
+/// A hit takes one lock and no actor hop, so it is safe to call from the main thread on every
 /// frame: one dictionary lookup and at most one bit set (``MemoryCacheOrder``), no relinking, no
 /// allocation, inlined into its caller and specialized for the key and value types. Eviction
 /// passes over entries hit since it last looked at them, so what is read stays and what is not
@@ -22,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The limits this cache was created with.
     public let configuration: Configuration
 
-    @usableFromInline let storage: LockedState<Storage>
+    @usableFromInline let storage: Mutex<Storage>
     private let limits: Limits
     /// Whether entries can expire (``Configuration/entryLifetime`` is set): only then does a hit
     /// read the clock.
@@ -37,7 +38,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - clock: the clock that measures ``Configuration/entryLifetime``; tests pass a manual one.
     public init(configuration: Configuration = .init(), clock: any Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
-        self.storage = LockedState(Storage())
+        self.storage = Mutex(Storage())
         self.limits = Limits(configuration)
         self.expires = configuration.entryLifetime != nil
         self.elapsed = Self.elapsedTime(on: clock)

@@ -34,7 +34,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private let state = LockedState(State())
+    private let state = Mutex(State())
 
     /// What the shared work sees of its waiters.
     struct Context: Sendable {
