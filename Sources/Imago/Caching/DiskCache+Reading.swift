@@ -96,13 +96,25 @@ extension DiskCache {
         } ?? false
     }
 
+    /// Linux's `O_NOATIME`: the cache keeps its own recency, so a read need not dirty the file's
+    /// inode to update its access time (relatime still does on the first read after each write).
+    /// It is allowed only on files this user owns; the open falls back without it otherwise.
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+        private static let noAccessTime: Int32 = 0o1000000  // O_NOATIME; Glibc hides it behind _GNU_SOURCE
+    #else
+        private static let noAccessTime: Int32 = 0
+    #endif
+
     /// Opens the entry file `name` for reading and calls `body` with its descriptor, status and
     /// path; nil when the file cannot be opened (most often: it does not exist).
     private func withOpenEntry<Result>(
         named name: String, _ body: (Int32, FileSystem.Status, String) -> Result?
     ) -> Result? {
         let path = path(ofEntry: name)
-        let fd = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
+        var fd = calls.open(path, O_RDONLY | O_CLOEXEC | Self.noAccessTime, 0)
+        if fd < 0, errno == EPERM, Self.noAccessTime != 0 {
+            fd = calls.open(path, O_RDONLY | O_CLOEXEC, 0)  // a file of another user: no O_NOATIME
+        }
         guard fd >= 0 else {
             let code = errno
             if code != ENOENT {
