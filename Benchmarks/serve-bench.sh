@@ -30,8 +30,10 @@ fi
 swift build -c release --product imago 2>&1 | grep -v '^\[' || true
 imago=$root/.build/release/imago
 
-# Sources: 30 JPEGs from Pillow (thumbor's own dependency), served by nginx.
+# Sources: 30 JPEGs from Pillow (thumbor's own dependency), served by nginx. mktemp's folder is
+# private; nginx's workers (www-data when started as root) must be able to read the sources.
 mkdir -p "$work/sources"
+chmod 755 "$work" "$work/sources"
 "$venv/bin/python" - "$work/sources" <<'PY'
 import sys, random
 from PIL import Image, ImageDraw
