@@ -16,7 +16,13 @@ connections=${IMAGO_BENCH_CONNECTIONS:-8}
 cores=$(nproc)
 work=$(mktemp -d "${TMPDIR:-/tmp}/imago-serve-bench.XXXXXX")
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+# thumbor forks one worker per core: its whole process group is stopped, not only the parent.
+cleanup() {
+  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+set -m  # each background job in a process group of its own, so cleanup can stop all of it
 trap cleanup EXIT
 
 command -v wrk > /dev/null || { echo "serve-bench: install wrk (apt-get install wrk)" >&2; exit 2; }
@@ -78,16 +84,24 @@ wait_for "http://127.0.0.1:$imago_port/healthz"
 wait_for "http://127.0.0.1:$thumbor_port/healthcheck"
 
 source_url() { echo "http://127.0.0.1:$origin_port/$1.jpg"; }
-escaped() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
-imago_path() { echo "/insecure/rs:fit:$2:$2/q:80/f:jpeg/plain/$(escaped "$(source_url "$1")")"; }
+imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/q:80/f:jpeg/plain/%s" % (sys.argv[2], sys.argv[2], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2"; }
 thumbor_path() { echo "/unsafe/fit-in/$2x$2/filters:quality(80):format(jpeg)/$(source_url "$1")"; }
 
-# Path lists: cold, 30 sources x 300 sizes (each used once); warm, one size per source.
-for server in imago thumbor; do
-  : > "$work/$server-cold.txt"; : > "$work/$server-warm.txt"
-  for size in $(seq 120 419); do for index in $(seq 0 29); do "${server}_path" "$index" "$size" >> "$work/$server-cold.txt"; done; done
-  for index in $(seq 0 29); do "${server}_path" "$index" 256 >> "$work/$server-warm.txt"; done
-done
+# Path lists: cold, 30 sources x 300 sizes (each used once); warm, one size per source. Written by
+# one python process (the same paths imago_path and thumbor_path make one at a time).
+python3 - "$work" "$origin_port" <<'PY'
+import sys, urllib.parse
+work, port = sys.argv[1], sys.argv[2]
+def source(index): return f"http://127.0.0.1:{port}/{index}.jpg"
+def imago(index, size): return f"/insecure/rs:fit:{size}:{size}/q:80/f:jpeg/plain/" + urllib.parse.quote(source(index), safe="")
+def thumbor(index, size): return f"/unsafe/fit-in/{size}x{size}/filters:quality(80):format(jpeg)/" + source(index)
+for name, path in (("imago", imago), ("thumbor", thumbor)):
+    with open(f"{work}/{name}-cold.txt", "w") as cold:
+        for size in range(120, 420):
+            for index in range(30): cold.write(path(index, size) + "\n")
+    with open(f"{work}/{name}-warm.txt", "w") as warm:
+        for index in range(30): warm.write(path(index, 256) + "\n")
+PY
 # Originals made local to both (disk cache, file storage) with a throwaway size; warm URLs primed.
 for index in $(seq 0 29); do
   curl -fs -o /dev/null "http://127.0.0.1:$imago_port$(imago_path "$index" 64)"
