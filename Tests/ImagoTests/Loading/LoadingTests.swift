@@ -13,7 +13,12 @@ extension LoadingTests {
     @Test func anHTTPClientLoaderReleasedWithoutShutdownEndsCleanly() async throws {
         try await withTestServer { server in
             server.set("/a.png", data: Data(repeating: 7, count: 100))
-            var loader: HTTPClientDataLoader? = HTTPClientDataLoader()
+            // What is tested is the release, not speed: timeouts far above what a loopback request
+            // waits for a core while the browser, fleet and soak tests load both (CI once saw the
+            // default 15 s stall timeout expire here).
+            var loader: HTTPClientDataLoader? = HTTPClientDataLoader(
+                configuration: DataLoaderConfiguration(
+                    connectTimeout: .seconds(120), downloadTimeout: .seconds(300), stallTimeout: .seconds(120)))
             let response = try await loader?.load(server.url(for: "/a.png"))
             #expect(response?.data.count == 100)
             loader = nil
