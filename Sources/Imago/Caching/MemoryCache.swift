@@ -5,7 +5,7 @@ import Synchronization
 /// evicts the least recently used first, by the second-chance (CLOCK) approximation of LRU.
 ///
 /// A hit takes one lock and no actor hop, so it is safe to call from the main thread on every
-/// frame: one dictionary lookup and at most one bit set (``MemoryCacheOrder``), no relinking, no
+/// frame: one dictionary lookup and at most one bit set (`MemoryCacheOrder`), no relinking, no
 /// allocation, inlined into its caller and specialized for the key and value types. Eviction
 /// passes over entries hit since it last looked at them, so what is read stays and what is not
 /// goes; on skewed traffic the hit rate matches an exact LRU's (`imago-bench` measures both).
