@@ -140,21 +140,12 @@ struct ProcessingOptionsParser {
             return RGBA(channels[0], channels[1], channels[2])
         }
         guard arguments.count == 1 else { throw .badOptions("bg takes RRGGBB, RGB or R:G:B") }
-        var digits = Array(arguments[0].utf8).compactMap(hexValue)
+        var digits = Array(arguments[0].utf8).compactMap(\.hexDigitValue)
         guard digits.count == arguments[0].utf8.count, digits.count == 6 || digits.count == 3 else {
             throw .badOptions("bg takes a hex colour RRGGBB or RGB, or R:G:B, got \(quoted(arguments[0]))")
         }
         if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
         return RGBA(digits[0] << 4 | digits[1], digits[2] << 4 | digits[3], digits[4] << 4 | digits[5])
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 97...102: byte - 87
-        case 65...70: byte - 55
-        default: nil
-        }
     }
 
     /// `rrggbb`.
