@@ -61,9 +61,11 @@ if [ ! -f "$out/obj/Imago.o" ] || [ -n "$(find Sources/Imago Sources/CImagoCodec
 fi
 
 # The dependencies' objects: everything the debug build compiled except our own targets (every
-# `Imago…`/`CImago…` target, executables included) and the DocC plugin's snippet tools, which the
-# `docs` stage builds into the same folder and which have a `main` of their own.
-ours='^(C?Imago[A-Za-z]*|Snippets(-tool)?|snippet_extract(-tool)?)\.build$'
+# `Imago…`/`CImago…` target, executables included) and the package plugins' tools (the DocC
+# plugin's snippet tools, swift-argument-parser's generate_manual and generate_docc_reference, any
+# `…-tool` build), which `swift package` commands build into the same folder and which have a
+# `main` of their own.
+ours='^(C?Imago[A-Za-z]*|Snippets|snippet_extract|generate_[a-z_]+)(-tool)?\.build$|-tool\.build$'
 dependency_objects=()
 for dir in "$debug"/*.build; do
   basename "$dir" | grep -Eq "$ours" && continue
