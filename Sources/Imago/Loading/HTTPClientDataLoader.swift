@@ -92,34 +92,22 @@ public final class HTTPClientDataLoader: DataLoading {
                     throw error
                 }
             }
-            return try await Self.receive(
-                response, into: &validator, watchdog: watchdog, url: request.url, configuration: configuration,
-                progress: progress)
-        }
-    }
-
-    /// Takes the final response's status, headers and body through `validator` (each chunk counts
-    /// as activity for `watchdog`) and returns what it validated; `package` so that the image
-    /// proxy's guarded loader reads bodies the same way.
-    package static func receive(
-        _ response: HTTPClientResponse, into validator: inout DownloadValidator, watchdog: DownloadWatchdog,
-        url: URL, configuration: DataLoaderConfiguration, progress: @Sendable (DownloadProgress) -> Void
-    ) async throws -> DataResponse {
-        try validator.receive(statusCode: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
-        do {
-            for try await chunk in response.body {
-                watchdog.noteActivity()
-                try validator.receive(chunk.readableBytesView)
-                progress(validator.progress)
+            try validator.receive(statusCode: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
+            do {
+                for try await chunk in response.body {
+                    watchdog.noteActivity()
+                    try validator.receive(chunk.readableBytesView)
+                    progress(validator.progress)
+                }
+            } catch let error as ImagePipeline.Error {
+                throw error
+            } catch {
+                throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
             }
-        } catch let error as ImagePipeline.Error {
-            throw error
-        } catch {
-            throw Self.error(for: error, url: url, configuration: configuration, validator: validator)
+            // The body ends early, without an error, when the task is cancelled.
+            try Task.checkCancellation()
+            return try validator.finish()
         }
-        // The body ends early, without an error, when the task is cancelled.
-        try Task.checkCancellation()
-        return try validator.finish()
     }
 
     /// Translates AsyncHTTPClient's and NIO's errors into the pipeline's; `package` so that the

@@ -105,9 +105,20 @@ public final class GuardedDataLoader: DataLoading {
                 case .fail(let error): throw error
                 }
             }
-            return try await HTTPClientDataLoader.receive(
-                response, into: &validator, watchdog: watchdog, url: request.url, configuration: configuration,
-                progress: progress)
+            try validator.receive(statusCode: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
+            do {
+                for try await chunk in response.body {
+                    watchdog.noteActivity()
+                    try validator.receive(chunk.readableBytesView)
+                    progress(validator.progress)
+                }
+            } catch let error as ImagePipeline.Error {
+                throw error
+            } catch {
+                throw HTTPClientDataLoader.error(for: error, url: request.url, configuration: configuration, validator: validator)
+            }
+            try Task.checkCancellation()
+            return try validator.finish()
         }
     }
 
