@@ -82,8 +82,9 @@ int imago_jpeg_encode(const uint8_t *pixels, int width, int height, size_t strid
 int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                               size_t output_limit, uint8_t **output, size_t *output_size, char *message);
 
-/* imago_jpeg_encode_limited, written as a progressive JPEG (libjpeg's simple progression) when
- * `progressive` is not 0: what the image proxy serves, so a browser can show a coarse image first. */
+/* imago_jpeg_encode_limited, written as a progressive JPEG when `progressive` is not 0: what the
+ * image proxy serves, so a browser can show a coarse image first. Five spectral-selection scans
+ * (DC, low luma, each chroma, the rest of luma), without libjpeg's refinement scans. */
 int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                                   int progressive, size_t output_limit, uint8_t **output, size_t *output_size,
                                   char *message);

@@ -10,8 +10,10 @@ import Foundation
 public struct JPEGEncoder: ImageEncoding {
     /// 1 (smallest) to 100 (best); 85 by default, where artefacts are hard to see.
     public var quality: Int
-    /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve): libjpeg's
-    /// simple progression on Linux; ignored by ImageIO on Apple platforms. Default: `false`.
+    /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve). On Linux,
+    /// five scans: the DC of every component, the lowest luma frequencies, each chroma component,
+    /// the rest of luma; libjpeg's own script adds refinement scans that, on thumbnails, cost
+    /// more time than they save bytes. Ignored by ImageIO on Apple platforms. Default: `false`.
     public var progressive: Bool
 
     /// An encoder at `quality`, clamped to 1...100; `progressive` writes a progressive JPEG (Linux;
