@@ -22,6 +22,24 @@ package final class DownloadWatchdog: Sendable {
         self.lastActivity = Mutex(start)
     }
 
+    /// How late the watchdog may wake before the delay counts as starvation rather than timer slack.
+    static let starvationTolerance: Duration = .seconds(1)
+
+    /// The last activity to measure silence from, after the watchdog meant to wake at `wake` and
+    /// woke at `woke`.
+    ///
+    /// Waking much later than asked means the process had no thread for this task (a cooperative
+    /// pool kept busy by other work), so the download's own task could not run either, and bytes
+    /// that arrived meanwhile may still be unread. That delay is the process's, not the server's
+    /// silence, so the stall limit starts again from the late wake-up: the download gets its turn
+    /// to read what is waiting, and a server that really is silent is declared stalled one limit
+    /// later. The whole-download deadline is never extended.
+    static func creditingStarvation(
+        lastActivity: ContinuousClock.Instant, wake: ContinuousClock.Instant, woke: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant {
+        woke - wake > starvationTolerance ? max(lastActivity, woke) : lastActivity
+    }
+
     /// When the whole download must be over.
     var deadline: ContinuousClock.Instant { start + downloadTimeout }
 
@@ -75,8 +93,10 @@ package final class DownloadWatchdog: Sendable {
     private func watch() async throws {
         while true {
             if let expired = expiredLimit() { throw expired }
-            let stallEnd = lastActivity.withLock { $0 } + stallTimeout
-            try await Task.sleep(until: min(deadline, stallEnd), clock: .continuous)
+            let wake = min(deadline, lastActivity.withLock { $0 } + stallTimeout)
+            try await Task.sleep(until: wake, clock: .continuous)
+            let woke = ContinuousClock.now
+            lastActivity.withLock { $0 = Self.creditingStarvation(lastActivity: $0, wake: wake, woke: woke) }
         }
     }
 }
