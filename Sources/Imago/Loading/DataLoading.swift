@@ -57,7 +57,8 @@ public struct DataLoaderConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// Time allowed for the whole download, from request to last byte. Default: 30 s.
     public var downloadTimeout: Duration
-    /// Longest silence allowed in the middle of a download. Default: 15 s.
+    /// Longest silence allowed in the middle of a download. Default: 15 s. Time the process spends
+    /// with no free thread to read (a busy cooperative pool) does not count as the server's silence.
     public var stallTimeout: Duration
     /// Most connections open at once to one host (both transports pool per host; the pipeline's
     /// scheduler limits downloads across hosts). Default: 6.
