@@ -21,7 +21,9 @@ extension TestServer {
     private func serve(_ connection: Connection) async {
         let channel = connection.channel
         guard state.withLock({ $0.open(channel) }) else {
-            try? await channel.close()
+            // Shutting down: close at once, through executeThenClose, which also finishes the
+            // outbound writer (a writer dropped unfinished is a precondition failure in NIO).
+            try? await connection.executeThenClose { _, _ in }
             return
         }
         try? await connection.executeThenClose { inbound, outbound in
