@@ -361,12 +361,9 @@ int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, 
             {1, {1}, 1, 63, 0, 0},
             {1, {0}, 6, 63, 0, 0},
         };
-        if (info->num_components == 3) {
-            info->scan_info = scans;
-            info->num_scans = (int)(sizeof scans / sizeof scans[0]);
-        } else {
-            jpeg_simple_progression(info);
-        }
+        /* The input is always RGBX, so jpeg_set_defaults chose YCbCr: three components. */
+        info->scan_info = scans;
+        info->num_scans = (int)(sizeof scans / sizeof scans[0]);
     }
     jpeg_start_compress(info, TRUE);
     while (info->next_scanline < info->image_height) {
