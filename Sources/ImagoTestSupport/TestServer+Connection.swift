@@ -20,6 +20,7 @@ extension TestServer {
     /// Answers the requests of one connection in order until the client or a behavior closes it.
     private func serve(_ connection: Connection) async {
         let channel = connection.channel
+        guard handoff.take(connection) else { return }  // shutdown has ended it
         guard state.withLock({ $0.open(channel) }) else {
             // Shutting down: close at once, through executeThenClose, which also finishes the
             // outbound writer (a writer dropped unfinished is a precondition failure in NIO).

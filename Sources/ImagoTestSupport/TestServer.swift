@@ -21,29 +21,35 @@ public final class TestServer: Sendable {
     let state = Mutex(State())
     private let listener: any Channel
     private let acceptor = Mutex<Task<Void, Never>?>(nil)
+    let handoff: ConnectionHandoff
 
-    private init(listener: any Channel, port: Int) {
+    private init(listener: any Channel, port: Int, handoff: ConnectionHandoff) {
         self.listener = listener
+        self.handoff = handoff
         self.port = port
         self.baseURL = URL(string: "http://127.0.0.1:\(port)/")!
     }
 
     /// Starts a server on a free port of 127.0.0.1.
     public static func start() async throws -> TestServer {
+        let handoff = ConnectionHandoff()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: 0) { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try Connection(wrappingChannelSynchronously: child)
+                    let connection = try Connection(wrappingChannelSynchronously: child)
+                    handoff.receive(connection)
+                    return connection
                 }
             }
         guard let port = channel.channel.localAddress?.port else {
             try? await channel.channel.close()
+            await handoff.close()
             throw ChannelError.unknownLocalAddress
         }
-        let server = TestServer(listener: channel.channel, port: port)
+        let server = TestServer(listener: channel.channel, port: port, handoff: handoff)
         server.acceptor.withLock { $0 = Task { await server.accept(from: channel) } }
         return server
     }
@@ -63,6 +69,7 @@ public final class TestServer: Sendable {
         let acceptor = acceptor.withLock { $0 }
         acceptor?.cancel()
         await acceptor?.value
+        await handoff.close()
     }
 
     /// The absolute URL of `path` (with any query string) on this server; `"a.png"` and
