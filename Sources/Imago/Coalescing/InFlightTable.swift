@@ -185,7 +185,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let removed = state.entries.removeValue(forKey: key)
             return (waiters, removed)
         }
-        withExtendedLifetime(removed) {}  // freed here, after the lock
+        // The entry (its task, its priority observer and what they hold) is freed here: after the
+        // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
+        _ = consume removed
         for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 
