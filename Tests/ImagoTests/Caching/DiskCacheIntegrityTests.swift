@@ -130,30 +130,32 @@ struct DiskCacheIntegrityTests {
 /// Opening a large cache and asking for its statistics reads no entry.
 @Suite("DiskCache lazy index")
 struct DiskCacheLazyIndexTests {
-    @Test func openingTwoThousandEntriesReadsNone() throws {
-        try withTemporaryDirectory { directory in
-            let writer = try DiskCache(directory: directory)
-            for index in 0..<2_000 { try writer.store(sampleBytes(100 + index % 50), forKey: CacheKey("image-\(index)")) }
-            let expected = writer.statistics()
-            #expect(expected.entryCount == 2_000)
+    @Test func openingTwoThousandEntriesReadsNone() async throws {
+        try await offThePool {
+            try withTemporaryDirectory { directory in
+                let writer = try DiskCache(directory: directory)
+                for index in 0..<2_000 { try writer.store(sampleBytes(100 + index % 50), forKey: CacheKey("image-\(index)")) }
+                let expected = writer.statistics()
+                #expect(expected.entryCount == 2_000)
 
-            // Replace every entry with garbage of the same size: any entry that was read would be
-            // found damaged and deleted, so surviving files prove nothing was read.
-            let entries = directory.appendingPathComponent("entries")
-            for name in fileNames(in: entries) {
-                let file = entries.appendingPathComponent(name)
-                let size = try Data(contentsOf: file).count
-                try Data(repeating: 0xAB, count: size).write(to: file)
+                // Replace every entry with garbage of the same size: any entry that was read would be
+                // found damaged and deleted, so surviving files prove nothing was read.
+                let entries = directory.appendingPathComponent("entries")
+                for name in fileNames(in: entries) {
+                    let file = entries.appendingPathComponent(name)
+                    let size = try Data(contentsOf: file).count
+                    try Data(repeating: 0xAB, count: size).write(to: file)
+                }
+
+                let reader = try DiskCache(directory: directory)
+                #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
+                let statistics = reader.statistics()
+                #expect(statistics.entryCount == 2_000 && statistics.totalBytes == expected.totalBytes)
+                try reader.store(sampleBytes(10), forKey: "one more")
+                #expect(reader.statistics().entryCount == 2_001)
+                #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
+                #expect(fileNames(in: entries).count == 2_001)
             }
-
-            let reader = try DiskCache(directory: directory)
-            #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
-            let statistics = reader.statistics()
-            #expect(statistics.entryCount == 2_000 && statistics.totalBytes == expected.totalBytes)
-            try reader.store(sampleBytes(10), forKey: "one more")
-            #expect(reader.statistics().entryCount == 2_001)
-            #expect(reader.entryFilesOpened.load(ordering: .relaxed) == 0)
-            #expect(fileNames(in: entries).count == 2_001)
         }
     }
 }

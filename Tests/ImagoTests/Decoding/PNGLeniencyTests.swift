@@ -99,14 +99,16 @@ import Testing
     }
 
     /// A large Adam7 thumbnail holds the reduced image's sums, never the full image.
-    @Test func largeInterlacedThumbnailNeverHoldsTheFullImage() throws {
-        var builder = PNGBuilder(gradientBitmap(width: 800, height: 600))
-        builder.interlaced = true
-        let context = DecodingContext(format: .png, targetPixelSize: 64)
-        let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(builder.data, context: context)
-        #expect(try container.bitmap().width == 134)
-        // Factor 6: 16 bytes of sums per reduced pixel stand for 36 source pixels (144 bytes).
-        #expect(workingSize < 800 * 600 * 4 / 4, "working size \(workingSize)")
+    @Test func largeInterlacedThumbnailNeverHoldsTheFullImage() async throws {
+        try await offThePool {
+            var builder = PNGBuilder(gradientBitmap(width: 800, height: 600))
+            builder.interlaced = true
+            let context = DecodingContext(format: .png, targetPixelSize: 64)
+            let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(builder.data, context: context)
+            #expect(try container.bitmap().width == 134)
+            // Factor 6: 16 bytes of sums per reduced pixel stand for 36 source pixels (144 bytes).
+            #expect(workingSize < 800 * 600 * 4 / 4, "working size \(workingSize)")
+        }
     }
 
     /// Adam7 cut short: the passes that arrived, averaged per block; strict fails.

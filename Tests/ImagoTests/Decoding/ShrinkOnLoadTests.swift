@@ -22,14 +22,16 @@ import Testing
 
     /// 6000x4000 to 256: the full image would be 96 MB; the decoder holds one row and the image
     /// reduced by 11 (546x364), about 1.2 MB.
-    @Test func largePNGThumbnailNeverHoldsTheFullImage() throws {
-        let png = try PNGEncoder().encode(Self.stripes(width: 6000, height: 4000, alpha: false))
-        let context = DecodingContext(format: .png, targetPixelSize: 256)
-        let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(png, context: context)
-        let bitmap = try container.bitmap()
-        #expect(bitmap.width == 546 && bitmap.height == 364)
-        #expect(workingSize < 3 * 1024 * 1024, "working size \(workingSize)")
-        #expect(workingSize < 6000 * 4000 * 4 / 32)
+    @Test func largePNGThumbnailNeverHoldsTheFullImage() async throws {
+        try await offThePool {
+            let png = try PNGEncoder().encode(Self.stripes(width: 6000, height: 4000, alpha: false))
+            let context = DecodingContext(format: .png, targetPixelSize: 256)
+            let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(png, context: context)
+            let bitmap = try container.bitmap()
+            #expect(bitmap.width == 546 && bitmap.height == 364)
+            #expect(workingSize < 3 * 1024 * 1024, "working size \(workingSize)")
+            #expect(workingSize < 6000 * 4000 * 4 / 32)
+        }
     }
 
     /// Streamed reduction equals reducing the full decode, alpha included, and a full decode
