@@ -142,7 +142,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 }
             }
         }
-        withExtendedLifetime(replaced) {}
+        _ = consume replaced  // freed after the lock
         notify?()
         if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
     }
@@ -151,7 +151,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         typealias Leaving = (
             SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
         )
-        let action: Leaving = state.withLock { state in
+        let (action, task, notify, removed): Leaving = state.withLock { state in
             guard var entry = state.entries[key] else { return (.none, nil, nil, nil) }
             let before = entry.machine.priority
             let action = entry.machine.remove(id: id)
@@ -165,15 +165,13 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             }
             return (action, nil, { observer(after) }, nil)
         }
-        action.2?()
-        defer { withExtendedLifetime(action.3) {} }  // the removed entry is freed after the lock
-        switch action.0 {
+        notify?()
+        task?.cancel()
+        _ = consume removed  // the abandoned entry: freed after the lock, before the waiter resumes
+        switch action {
         case .none:
             break
-        case .cancelWaiter(let waiter):
-            waiter.continuation.resume(returning: .failure(waiter.cancellation))
-        case .cancelWaiterAndWork(let waiter):
-            action.1?.cancel()
+        case .cancelWaiter(let waiter), .cancelWaiterAndWork(let waiter):
             waiter.continuation.resume(returning: .failure(waiter.cancellation))
         }
     }

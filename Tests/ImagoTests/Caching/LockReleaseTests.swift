@@ -77,4 +77,29 @@ struct LockReleaseTests {
         #expect(value == 7)
         #expect(results.all == [true])
     }
+
+    @Test("InFlightTable frees an abandoned entry (and what its observer holds) after its lock")
+    func abandonedInFlightEntry() async {
+        let results = ReleaseProbe.Results()
+        let table = InFlightTable<String, Int>()
+        let (observing, observed) = AsyncStream.makeStream(of: Void.self)
+        let caller = Task {
+            try await table.value(for: "k", priority: .normal, cancellation: .cancelled(URL(string: "http://x")!)) {
+                context in
+                do {  // the observer is the probe's only owner from here on
+                    let probe = ReleaseProbe(recordingInto: results) { _ = table.count }
+                    context.observePriority { _ in withExtendedLifetime(probe) {} }
+                }
+                observed.yield()
+                try? await Task.sleep(for: .seconds(60))  // until its only caller leaves
+                return 7
+            }
+        }
+        for await _ in observing { break }
+        caller.cancel()
+        let result = await caller.result
+        #expect(throws: ImagePipeline.Error.self) { try result.get() }
+        #expect(results.all == [true])
+        #expect(table.count == 0)
+    }
 }

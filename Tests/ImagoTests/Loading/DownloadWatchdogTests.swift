@@ -22,6 +22,13 @@ import Testing
         let woke = wake + .seconds(9)
         let credited = DownloadWatchdog.creditingStarvation(lastActivity: last, wake: wake, woke: woke)
         #expect(credited == woke)
-        #expect(credited + .seconds(15) > woke, "the download has a whole stall limit to read what waits")
+    }
+
+    /// Activity noted between the late wake-up and the credit is later still, and is kept.
+    @Test func wakingLateNeverMovesActivityBackwards() {
+        let wake = start + .seconds(15)
+        let woke = wake + .seconds(9)
+        let byteAfterWaking = woke + .milliseconds(3)
+        #expect(DownloadWatchdog.creditingStarvation(lastActivity: byteAfterWaking, wake: wake, woke: woke) == byteAfterWaking)
     }
 }
