@@ -105,14 +105,15 @@ let package = Package(
         .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
         // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
         .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago"], swiftSettings: strict),
-        // libjpeg-turbo, libpng and libwebp shims for the Linux codecs (Debian: libjpeg62-turbo-dev,
-        // libpng-dev, libwebp-dev). Apple builds never see this target: they decode with ImageIO.
+        // libjpeg-turbo, libpng, libwebp, libheif, libavif and Little CMS shims for the Linux codecs and
+        // colour management (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev, libheif-dev,
+        // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
             name: "CImagoCodecs",
             cSettings: [.treatAllWarnings(as: .error)],
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
             ]
         ),
         .testTarget(

@@ -18,6 +18,7 @@ struct imago_jpeg_decoder {
     int maximum_scans;
     int outcome;
     int is_cmyk;
+    int raw_cmyk; /* imago_jpeg_set_raw_cmyk: CMYK rows left as they are, for a colour profile */
     char message[JMSG_LENGTH_MAX];
     /* Lenient decoding (imago_jpeg_set_lenient): data warnings are counted, not fatal, and a
      * failure after the header keeps what decoded. */
@@ -115,6 +116,10 @@ int imago_jpeg_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *heade
 }
 
 void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient) { decoder->lenient = lenient; }
+
+void imago_jpeg_set_raw_cmyk(imago_jpeg_decoder *decoder, int raw) { decoder->raw_cmyk = raw; }
+
+int imago_jpeg_cmyk_inverted(const imago_jpeg_decoder *decoder) { return decoder->info.saw_Adobe_marker ? 1 : 0; }
 
 int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height) {
     if (setjmp(decoder->jump)) {
@@ -230,7 +235,7 @@ int imago_jpeg_read_pixels(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t 
             snprintf(decoder->message, sizeof decoder->message, "libjpeg returned no scanline");
             return IMAGO_FAILED;
         }
-        if (decoder->is_cmyk) cmyk_to_rgba(row, info->output_width, info->saw_Adobe_marker);
+        if (decoder->is_cmyk && !decoder->raw_cmyk) cmyk_to_rgba(row, info->output_width, info->saw_Adobe_marker);
     }
     decoder->rows_decoded = (int)info->output_height;
     if (decoder->input_stopped) return IMAGO_PARTIAL;

@@ -12,6 +12,13 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     /// What a lenient decode repaired to show a damaged source (see ``DecodingPolicy``); empty
     /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
     public var repairs: [ImageRepair]
+    /// The colour profile the source declared (an ICC profile, or one built from its CICP or
+    /// `gAMA`/`cHRM` tags); `nil` when it declared none or sRGB itself. Processing keeps it.
+    public var colorProfile: ColorProfile?
+    /// What was done with ``colorProfile``: ``ColorProfileHandling/convertToSRGB`` when the pixels
+    /// are sRGB (converted through it, or there was none), ``ColorProfileHandling/keep`` when they
+    /// are still in its space, and encoders write it back.
+    public var colorProfileHandling: ColorProfileHandling = .convertToSRGB
 
     /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still)
     /// and what a lenient decode repaired (none for a clean decode).
@@ -68,6 +75,13 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `256x171`.
     public var description: String { "\(width)x\(height)" }
+}
+
+extension ImageContainer {
+    /// The profile of the pixels themselves: ``colorProfile`` when it was kept, `nil` for sRGB.
+    public var pixelColorProfile: ColorProfile? {
+        colorProfileHandling == .keep ? colorProfile : nil
+    }
 }
 
 extension ImageContainer {

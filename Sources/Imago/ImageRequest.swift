@@ -31,6 +31,13 @@ public struct ImageRequest: Sendable {
     /// The download's place in the queue; see ``ImageRequest/Priority``.
     public var priority: Priority
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
+    /// What to do with the colour profile the image declares: convert the pixels to sRGB through it
+    /// (the default, as browsers show it) or keep them as stored, with the profile in
+    /// ``ImageContainer/colorProfile`` and written back by the encoders. Kept images are cached
+    /// apart from converted ones.
+    public var colorProfileHandling: ColorProfileHandling = .convertToSRGB {
+        didSet { keys = CacheKeys(self) }
+    }
     public var cacheKeyOverride: String? {
         didSet { keys = CacheKeys(self) }
     }
@@ -42,7 +49,8 @@ public struct ImageRequest: Sendable {
     public init(
         url: URL, headers: [String: String] = [:], thumbnailPixelSize: Int? = nil,
         processors: [any ImageProcessing] = [], cachePolicy: CachePolicy = .useCache,
-        priority: Priority = .normal, cacheKeyOverride: String? = nil
+        priority: Priority = .normal, cacheKeyOverride: String? = nil,
+        colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) {
         self.url = url
         self.headers = headers
@@ -51,6 +59,7 @@ public struct ImageRequest: Sendable {
         self.cachePolicy = cachePolicy
         self.priority = priority
         self.cacheKeyOverride = cacheKeyOverride
+        self.colorProfileHandling = colorProfileHandling
         self.keys = CacheKeys(self)
     }
 
@@ -98,6 +107,9 @@ public struct ImageRequest: Sendable {
             for processor in request.processors {
                 key.appendStep(processor.identifier, isFirst: isFirst)
                 isFirst = false
+            }
+            if request.colorProfileHandling == .keep {
+                key.appendStep("colorProfile=keep", isFirst: isFirst)
             }
             processed = key
         }

@@ -63,6 +63,14 @@ const char *imago_jpeg_message(const imago_jpeg_decoder *decoder);
  * counted instead of failing, and a failure once the output size is known returns IMAGO_PARTIAL
  * with what decoded (the rest grey, libjpeg's own fill) instead of IMAGO_FAILED. */
 void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient);
+
+/* With `raw` not 0, a CMYK or YCCK file's rows come out as C, M, Y, K bytes (4 a pixel) instead
+ * of RGBA converted by formula, for a colour profile to convert. Set before imago_jpeg_start. */
+void imago_jpeg_set_raw_cmyk(imago_jpeg_decoder *decoder, int raw);
+
+/* After imago_jpeg_read_header: 1 when the file has an Adobe APP14 marker, whose CMYK is stored
+ * inverted (255 = no ink), as Photoshop writes it. */
+int imago_jpeg_cmyk_inverted(const imago_jpeg_decoder *decoder);
 /* How many data warnings lenient decoding passed over, and libjpeg's words for the first. */
 int imago_jpeg_warning_count(const imago_jpeg_decoder *decoder);
 const char *imago_jpeg_warning(const imago_jpeg_decoder *decoder);
@@ -167,5 +175,9 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
 /* ---------------------------------------------------------------- CRC-32C (the disk cache's checksums) */
 
 #include "CImagoChecksum.h"
+
+/* ---------------------------------------------------------------- colour management (Little CMS) */
+
+#include "CImagoColor.h"
 
 #endif

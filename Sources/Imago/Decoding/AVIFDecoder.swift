@@ -70,7 +70,9 @@ struct AVIFDecoder: ImageDecoding {
             guard let first = frames.first else {
                 throw .decodingFailed(context.url, .avif, reason: "the file holds no image")
             }
-            return ImageContainer(image: first.image, format: .avif, frames: frames.count > 1 ? frames : [])
+            var container = ImageContainer(image: first.image, format: .avif, frames: frames.count > 1 ? frames : [])
+            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
+            return container
         }
     }
 }

@@ -38,6 +38,10 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Most scans a progressive JPEG may have (hostile files use thousands to burn CPU).
     /// Default: 100.
     public var maximumProgressiveScans: Int = 100
+    /// Largest embedded colour profile read (inflated, for a PNG's `iCCP`). Default: 4 MiB, above
+    /// the largest print profiles (CMYK lookup tables of 1–3 MB). A larger one is not read: the
+    /// pixels are read as sRGB and ``ImageContainer/repairs`` says why, as for any unusable profile.
+    public var maximumColorProfileSize: Int = 4 * 1024 * 1024
     /// What a complete but damaged file becomes: the picture a browser shows, with its repairs
     /// listed (``DecodingPolicy/lenient``), or an error (``DecodingPolicy/strict``).
     /// Default: `.lenient`. The limits above hold under either policy.

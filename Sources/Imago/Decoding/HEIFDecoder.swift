@@ -44,7 +44,9 @@ struct HEIFDecoder: ImageDecoding {
             guard let pixels else { throw failure(status) }
             let bitmap = Bitmap(
                 width: Int(width), height: Int(height), alphaMode: hasAlpha != 0 ? .straight : .opaque, pixels: pixels)
-            return try ImageContainer(bitmap: bitmap, format: .heif)
+            var container = try ImageContainer(bitmap: bitmap, format: .heif)
+            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
+            return container
         }
     }
 }

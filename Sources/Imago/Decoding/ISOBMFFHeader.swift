@@ -2,7 +2,8 @@ import Foundation
 
 /// What the boxes of a HEIF or AVIF file (ISO base media file format) declare, read without
 /// decoding: the primary image's size from its `ispe` property (turned by `irot`), and for image
-/// sequences the track size and sample count.
+/// sequences the track size and sample count; and the primary image's colour (its `colr` property:
+/// an ICC profile or `nclx` code points).
 ///
 /// The parser treats every size field as hostile: sizes are checked against what is left of the
 /// enclosing box with overflow-checked arithmetic, nesting is bounded, and a malformed or cut-short
@@ -15,6 +16,9 @@ struct ISOBMFFHeader: Sendable, Hashable {
     var height: Int
     /// Samples in the largest track of an image sequence (`stsz`); `nil` for a still image.
     var frameCount: Int?
+    /// The primary image's `colr` property (the first one in the file when none is associated with
+    /// it, as a grid's tiles carry theirs); `nil` when there is none or it cannot be read.
+    var color: EmbeddedColor?
 
     struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         var description: String
@@ -39,7 +43,8 @@ struct ISOBMFFHeader: Sendable, Hashable {
         guard width > 0, height > 0 else {
             throw Failure(description: "the 'ispe' property declares a \(width)x\(height) image")
         }
-        return ISOBMFFHeader(brands: brands, width: width, height: height, frameCount: state.sampleCount)
+        return ISOBMFFHeader(
+            brands: brands, width: width, height: height, frameCount: state.sampleCount, color: state.primaryColor())
     }
 
     /// What the walk collected.
@@ -55,7 +60,18 @@ struct ISOBMFFHeader: Sendable, Hashable {
         var trackSize: (Int, Int)?
         var sampleCount: Int?
 
-        enum Property { case size(Int, Int), rotation(Int), other }
+        enum Property { case size(Int, Int), rotation(Int), color(EmbeddedColor), other }
+
+        func primaryColor() -> EmbeddedColor? {
+            func color(_ property: Property) -> EmbeddedColor? { if case .color(let color) = property { color } else { nil } }
+            if let item = primaryItem, let indices = associations[item],
+                let found = indices.lazy.filter({ $0 >= 1 && $0 <= properties.count })
+                    .compactMap({ color(properties[$0 - 1]) }).first
+            {
+                return found
+            }
+            return properties.lazy.compactMap(color).first
+        }
 
         func primarySize() -> (Int, Int)? {
             var size: (Int, Int)?
@@ -65,7 +81,7 @@ struct ISOBMFFHeader: Sendable, Hashable {
                     switch properties[index - 1] {
                     case .size(let w, let h): size = (w, h)
                     case .rotation(let turns): quarterTurns = turns
-                    case .other: break
+                    case .color, .other: break
                     }
                 }
             }
@@ -203,10 +219,32 @@ struct ISOBMFFHeader: Sendable, Hashable {
             case "irot":
                 guard p.count >= 1 else { throw Failure(description: "the 'irot' property is empty") }
                 state.properties.append(.rotation(Int(bytes[p.lowerBound] & 0x03)))
+            case "colr":
+                // A colour that cannot be read is no colour: the pixels are then read as sRGB.
+                state.properties.append(readColor(p, bytes).map { .color($0) } ?? .other)
             default:
                 state.properties.append(.other)
             }
             offset = p.upperBound
+        }
+    }
+
+    /// A `colr` property: `nclx` code points (three 16-bit values and a range bit) or an ICC
+    /// profile (`prof`, `rICC`).
+    private static func readColor(_ p: Range<Int>, _ bytes: ByteReader) -> EmbeddedColor? {
+        switch bytes.ascii(at: p.lowerBound, count: 4) {
+        case "nclx":
+            guard p.count >= 11, let primaries = bytes.uint16BE(at: p.lowerBound + 4),
+                let transfer = bytes.uint16BE(at: p.lowerBound + 6), let matrix = bytes.uint16BE(at: p.lowerBound + 8)
+            else { return nil }
+            return .codePoints(ColorCodePoints(
+                primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix),
+                fullRange: bytes[p.lowerBound + 10] & 0x80 != 0))
+        case "prof", "rICC":
+            guard p.count > 4 else { return nil }
+            return .icc(bytes.slice((p.lowerBound + 4)..<p.upperBound))
+        default:
+            return nil
         }
     }
 

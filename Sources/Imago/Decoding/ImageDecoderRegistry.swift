@@ -79,14 +79,14 @@ public struct ImageDecoderRegistry: ImageDecoding {
     ///   look like: empty, an HTML page…), or what the decoder throws.
     public func decode(
         _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), targetPixelSize: Int? = nil,
-        decodesAllFrames: Bool = true
+        decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) throws(ImagePipeline.Error) -> ImageContainer {
         guard let format = sniff(data) else {
             throw .unsupportedFormat(url, detail: ImageDecoder.describeUnrecognized(data))
         }
         let context = DecodingContext(
             format: format, url: url, limits: limits, targetPixelSize: targetPixelSize,
-            decodesAllFrames: decodesAllFrames)
+            decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling)
         return try decode(data, context: context)
     }
 }

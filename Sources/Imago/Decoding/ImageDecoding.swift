@@ -35,17 +35,22 @@ public struct DecodingContext: Sendable {
     public var targetPixelSize: Int?
     /// Whether the caller wants every frame of an animation (otherwise the first frame only).
     public var decodesAllFrames: Bool
+    /// What to do with the colour profile the image declares: convert to sRGB (the default) or
+    /// keep the pixels as stored.
+    public var colorProfileHandling: ColorProfileHandling
 
     /// A context for decoding bytes of `format`.
     public init(
         format: ImageFormat, url: URL? = nil, limits: DecodingLimits = DecodingLimits(),
-        targetPixelSize: Int? = nil, decodesAllFrames: Bool = true
+        targetPixelSize: Int? = nil, decodesAllFrames: Bool = true,
+        colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) {
         self.format = format
         self.url = url
         self.limits = limits
         self.targetPixelSize = targetPixelSize
         self.decodesAllFrames = decodesAllFrames
+        self.colorProfileHandling = colorProfileHandling
     }
 }
 

@@ -155,6 +155,11 @@ struct ByteReader {
         return (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(self[offset + $1]) }
     }
 
+    /// The bytes in `range` (which must lie within the data), as a new `Data` starting at index 0.
+    func slice(_ range: Range<Int>) -> Data {
+        Data(data[(base + range.lowerBound)..<(base + range.upperBound)])
+    }
+
     func ascii(at offset: Int, count length: Int) -> String? {
         guard offset >= 0, offset + length <= count else { return nil }
         return String(decoding: data[(base + offset)..<(base + offset + length)], as: UTF8.self)

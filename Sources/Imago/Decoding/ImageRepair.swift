@@ -19,6 +19,9 @@ public struct ImageRepair: Sendable, Hashable, CustomStringConvertible {
         case ignoredChecksum
         /// The data was corrupt in a way the decoder skipped over, in its own words.
         case corruptData(String)
+        /// The colour profile (or colour tags) the file declares could not be used, for the reason
+        /// given: the pixels are read as sRGB, as browsers do.
+        case ignoredColorProfile(String)
     }
 
     /// What was repaired.
@@ -41,6 +44,8 @@ public struct ImageRepair: Sendable, Hashable, CustomStringConvertible {
             "checksum mismatch ignored"
         case .corruptData(let detail):
             "corrupt data: \(detail)"
+        case .ignoredColorProfile(let reason):
+            "colour profile ignored, read as sRGB: \(reason)"
         }
     }
 }

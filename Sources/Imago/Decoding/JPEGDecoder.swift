@@ -34,6 +34,11 @@ struct JPEGDecoder: ImageDecoding {
             var header = imago_jpeg_header()
             try check(imago_jpeg_read_header(decoder, &header), decoder, context)
             try context.limits.checkSource(width: Int(header.width), height: Int(header.height), url: context.url)
+            let colour = EmbeddedColor.read(data, format: .jpeg, maximumProfileSize: context.limits.maximumColorProfileSize)
+            // CMYK through its profile: the rows stay C, M, Y, K and the transform makes them sRGB.
+            let cmyk = header.color_model == IMAGO_JPEG_CMYK
+                ? Self.cmykTransform(colour, inverted: imago_jpeg_cmyk_inverted(decoder) != 0) : nil
+            imago_jpeg_set_raw_cmyk(decoder, cmyk?.transform != nil ? 1 : 0)
 
             let scale = Self.scaleNumerator(
                 width: Int(header.width), height: Int(header.height), target: context.targetPixelSize)
@@ -52,11 +57,49 @@ struct JPEGDecoder: ImageDecoding {
             }
             if status != IMAGO_PARTIAL { try check(status, decoder, context) }
             guard let pixels else { throw .decodingFailed(context.url, .jpeg, reason: "no pixel buffer") }
-            let bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
+            var bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
+            if let transform = cmyk?.transform {
+                // Rows that did not decode are libjpeg's grey already: only the decoded ones convert.
+                let rows = status == IMAGO_PARTIAL ? min(max(Int(imago_jpeg_rows_decoded(decoder)), 0), Int(height)) : Int(height)
+                let stride = bitmap.bytesPerRow
+                bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    transform.apply(input: base, inputStride: stride, output: base, outputStride: stride, width: Int(width), rows: rows)
+                }
+            }
             let orientation = EXIFOrientation(jpeg: bytes) ?? .up
             var container = try ImageContainer(bitmap: orientation.apply(to: bitmap), format: .jpeg)
             container.repairs = Self.repairs(status: status, height: Int(height), decoder: decoder)
+            if let cmyk {
+                container.repairs += cmyk.problems.map { ImageRepair(.ignoredColorProfile($0)) }
+                if cmyk.transform != nil { container.colorProfile = cmyk.profile }
+            } else {
+                let model: ColorConversion.SourceModel = header.color_model == IMAGO_JPEG_GRAY ? .gray : .rgb
+                ColorConversion.apply(colour, to: &container, source: model, handling: context.colorProfileHandling)
+            }
             return container
+        }
+    }
+
+    /// A CMYK file's profile and its transform; without a usable CMYK profile, no transform (the
+    /// rows are then converted by formula, as browsers do) and the reasons.
+    static func cmykTransform(
+        _ colour: EmbeddedColor.Reading, inverted: Bool
+    ) -> (profile: ColorProfile?, transform: ColorTransform?, problems: [String]) {
+        var problems = colour.problems
+        guard case .icc(let data) = colour.color else { return (nil, nil, problems) }
+        do {
+            let profile = try ColorProfile(iccData: data)
+            guard profile.colorSpace == .cmyk else {
+                problems.append("the profile is for \(profile.colorSpace.rawValue) pixels, the image's are CMYK")
+                return (nil, nil, problems)
+            }
+            switch ColorTransformCache.shared.transform(profile: profile.data, layout: inverted ? .cmyk8Inverted : .cmyk8) {
+            case .success(let transform): return (profile, transform, problems)
+            case .failure(let failure): return (nil, nil, problems + [failure.description])
+            }
+        } catch {
+            return (nil, nil, problems + [error.description])
         }
     }
 

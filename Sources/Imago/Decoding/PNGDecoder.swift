@@ -107,8 +107,10 @@ struct PNGDecoder: ImageDecoding {
                     "after the pixels: \(String(cString: imago_png_rows_message(rows)))")))
             }
             if imago_png_rows_ignored_checksum(rows) != 0 { repairs.insert(ImageRepair(.ignoredChecksum), at: 0) }
-            let container = try ImageContainer(bitmap: bitmap, format: .png)
-            return (container.withRepairs(repairs), reducerBytes + width * channels)
+            // The colour conversion runs on the reduced bitmap, after the reduction, as libvips does.
+            var container = try ImageContainer(bitmap: bitmap, format: .png).withRepairs(repairs)
+            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
+            return (container, reducerBytes + width * channels)
         }
     }
 }

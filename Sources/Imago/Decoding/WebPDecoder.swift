@@ -14,6 +14,13 @@ struct WebPDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        var container = try decodePixels(data, context: context)
+        ColorConversion.apply(to: &container, data: data, source: .rgb, context: context)
+        return container
+    }
+
+    /// The pixels as stored (the still at its scaled size, or every frame of an animation).
+    private func decodePixels(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         try data.withBytes { bytes throws(ImagePipeline.Error) in
             guard let base = bytes.baseAddress else { throw failure(context, "the file is empty") }
             var info = imago_webp_info()

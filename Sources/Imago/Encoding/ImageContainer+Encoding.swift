@@ -15,11 +15,23 @@ extension ImageContainer {
     ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses the encoder's default
     ///     (0.85 for JPEG and WebP). For WebP, 1 means lossless (VP8L), as it does for ImageIO on
     ///     Apple platforms. Ignored for PNG.
+    ///
+    /// Pixels are written as sRGB without a profile, unless the container kept its colour profile
+    /// (``ColorProfileHandling/keep``, Linux): then the profile is written into the file (JPEG
+    /// `APP2`, PNG `iCCP`, WebP `ICCP`), so the pixels still mean what they meant.
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,
     ///   a quality outside 0...1, pixels the codec refuses, or WebP on an Apple system whose ImageIO
     ///   cannot write it.
     public func encoded(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
-        try Self.encoder(for: format, quality: quality).encode(bitmap())
+        let encoded = try Self.encoder(for: format, quality: quality).encode(bitmap())
+        #if os(Linux)
+        // Pixels that kept their profile carry it; sRGB pixels are written without one. (On Apple
+        // platforms `bitmap()` draws in sRGB, so there is nothing to carry.)
+        if let profile = pixelColorProfile {
+            return try ColorProfileEmbedder.embed(profile.data, in: encoded, format: format)
+        }
+        #endif
+        return encoded
     }
 
     /// The encoder that writes `format` at `quality` (0...1).

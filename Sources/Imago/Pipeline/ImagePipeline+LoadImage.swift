@@ -109,7 +109,10 @@ extension ImagePipeline {
         let start = clock.now
         guard let format = configuration.decoders.sniff(data),
             let container = try? configuration.decoder.decode(
-                data, context: DecodingContext(format: format, url: request.url, limits: configuration.decodingLimits))
+                data,
+                context: DecodingContext(
+                    format: format, url: request.url, limits: configuration.decodingLimits,
+                    colorProfileHandling: request.colorProfileHandling))
         else {
             configuration.diskCache?.remove(forKey: request.processedKey)
             return nil
@@ -127,7 +130,7 @@ extension ImagePipeline {
         }
         let context = DecodingContext(
             format: format, url: request.url, limits: configuration.decodingLimits,
-            targetPixelSize: request.thumbnailPixelSize)
+            targetPixelSize: request.thumbnailPixelSize, colorProfileHandling: request.colorProfileHandling)
         return try configuration.decoder.decode(data, context: context)
     }
 

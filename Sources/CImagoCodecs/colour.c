@@ -1,0 +1,254 @@
+/* Little CMS 2 behind a few calls: transforms from a file's profile to sRGB, and RGB profiles built
+ * from chromaticities and a transfer curve. */
+#if defined(__linux__) /* Apple platforms convert with ImageIO and CoreGraphics. */
+#include "CImagoColor.h"
+
+#include <lcms2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct imago_color_transform {
+    cmsHTRANSFORM transform;
+    imago_color_layout layout;
+};
+
+/* Where Little CMS's error handler writes, through the context's user data. */
+struct message_sink {
+    char *message;
+    size_t capacity;
+};
+
+static void log_error(cmsContext context, cmsUInt32Number code, const char *text) {
+    (void)code;
+    struct message_sink *sink = (struct message_sink *)cmsGetContextUserData(context);
+    if (sink && sink->message && sink->capacity > 0 && sink->message[0] == 0) {
+        snprintf(sink->message, sink->capacity, "Little CMS: %s", text ? text : "unknown error");
+    }
+}
+
+static void set_message(char *message, size_t capacity, const char *text) {
+    if (message && capacity > 0 && message[0] == 0) snprintf(message, capacity, "%s", text);
+}
+
+static cmsUInt32Number input_format(imago_color_layout layout) {
+    switch (layout) {
+    case IMAGO_COLOR_RGBA8: return TYPE_RGBA_8;
+    case IMAGO_COLOR_GRAY_IN_RGBA8: return COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3);
+    case IMAGO_COLOR_CMYK8: return TYPE_CMYK_8;
+    case IMAGO_COLOR_CMYK8_INVERTED: return TYPE_CMYK_8_REV;
+    case IMAGO_COLOR_RGB16BE: return TYPE_RGB_16_SE;
+    case IMAGO_COLOR_RGBA16BE: return TYPE_RGBA_16_SE;
+    case IMAGO_COLOR_GRAY16BE: return TYPE_GRAY_16_SE;
+    case IMAGO_COLOR_GRAYA16BE: return TYPE_GRAYA_16_SE;
+    }
+    return 0;
+}
+
+static cmsColorSpaceSignature input_space(imago_color_layout layout) {
+    switch (layout) {
+    case IMAGO_COLOR_GRAY_IN_RGBA8:
+    case IMAGO_COLOR_GRAY16BE:
+    case IMAGO_COLOR_GRAYA16BE: return cmsSigGrayData;
+    case IMAGO_COLOR_CMYK8:
+    case IMAGO_COLOR_CMYK8_INVERTED: return cmsSigCmykData;
+    default: return cmsSigRgbData;
+    }
+}
+
+/* Layouts whose alpha Little CMS copies (same number of extra channels in and out). The 8-bit
+ * layouts converted in place keep their alpha byte untouched instead. */
+static int copies_alpha(imago_color_layout layout) {
+    return layout == IMAGO_COLOR_RGBA16BE;
+}
+
+imago_color_transform *imago_color_transform_create(const uint8_t *icc, size_t size, imago_color_layout layout,
+                                                    char *message, size_t capacity) {
+    if (message && capacity > 0) message[0] = 0;
+    cmsUInt32Number format = input_format(layout);
+    if (!format) {
+        set_message(message, capacity, "unknown pixel layout");
+        return NULL;
+    }
+    if (!icc || size == 0 || size > 0x7fffffff) {
+        set_message(message, capacity, "no profile bytes");
+        return NULL;
+    }
+    struct message_sink sink = {message, capacity};
+    cmsContext context = cmsCreateContext(NULL, &sink);
+    if (!context) {
+        set_message(message, capacity, "Little CMS could not start (out of memory)");
+        return NULL;
+    }
+    cmsSetLogErrorHandlerTHR(context, log_error);
+    imago_color_transform *result = NULL;
+    cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
+    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
+    if (!source) {
+        set_message(message, capacity, "Little CMS could not read the profile");
+    } else if (!srgb) {
+        set_message(message, capacity, "Little CMS could not build sRGB (out of memory)");
+    } else if (cmsGetColorSpace(source) != input_space(layout)) {
+        set_message(message, capacity, "the profile's colour space does not match the image's");
+    } else {
+        cmsUInt32Number flags = cmsFLAGS_NOCACHE | (copies_alpha(layout) ? cmsFLAGS_COPY_ALPHA : 0);
+        cmsHTRANSFORM transform =
+            cmsCreateTransformTHR(context, source, format, srgb, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC, flags);
+        if (!transform) {
+            set_message(message, capacity, "Little CMS could not build a transform from the profile");
+        } else {
+            result = calloc(1, sizeof *result);
+            if (!result) {
+                cmsDeleteTransform(transform);
+                set_message(message, capacity, "out of memory");
+            } else {
+                result->transform = transform;
+                result->layout = layout;
+            }
+        }
+    }
+    if (source) cmsCloseProfile(source);
+    if (srgb) cmsCloseProfile(srgb);
+    /* The transform keeps its own copies of what it needs; its context must outlive it, so the
+     * sink is detached rather than the context deleted while a transform exists. */
+    if (result) {
+        cmsSetLogErrorHandlerTHR(context, NULL);
+    } else {
+        cmsDeleteContext(context);
+    }
+    return result;
+}
+
+void imago_color_transform_apply(const imago_color_transform *transform, const void *input, size_t input_stride,
+                                 uint8_t *output, size_t output_stride, size_t width, size_t rows) {
+    if (!transform || !input || !output || width == 0 || rows == 0) return;
+    if (width > 0x7fffffff || rows > 0x7fffffff || input_stride > 0x7fffffff || output_stride > 0x7fffffff) return;
+    cmsDoTransformLineStride(transform->transform, input, output, (cmsUInt32Number)width, (cmsUInt32Number)rows,
+                             (cmsUInt32Number)input_stride, (cmsUInt32Number)output_stride, 0, 0);
+    /* Layouts with no alpha to copy or keep: the output is opaque. */
+    switch (transform->layout) {
+    case IMAGO_COLOR_CMYK8:
+    case IMAGO_COLOR_CMYK8_INVERTED:
+    case IMAGO_COLOR_RGB16BE:
+    case IMAGO_COLOR_GRAY16BE:
+        for (size_t y = 0; y < rows; y++) {
+            uint8_t *row = output + y * output_stride;
+            for (size_t x = 0; x < width; x++) row[x * 4 + 3] = 255;
+        }
+        break;
+    case IMAGO_COLOR_GRAYA16BE: {
+        /* Little CMS copies no alpha from one extra channel to another of another count: take the
+         * high byte of each 16-bit alpha, as 16-to-8-bit conversion does elsewhere. */
+        for (size_t y = 0; y < rows; y++) {
+            const uint8_t *in = (const uint8_t *)input + y * input_stride;
+            uint8_t *row = output + y * output_stride;
+            for (size_t x = 0; x < width; x++) {
+                unsigned alpha = (unsigned)in[x * 4 + 2] << 8 | in[x * 4 + 3];
+                row[x * 4 + 3] = (uint8_t)((alpha * 255u + 32767u) / 65535u);
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void imago_color_transform_destroy(imago_color_transform *transform) {
+    if (!transform) return;
+    cmsContext context = cmsGetTransformContextID(transform->transform);
+    cmsDeleteTransform(transform->transform);
+    if (context) cmsDeleteContext(context);
+    free(transform);
+}
+
+static cmsToneCurve *build_curve(cmsContext context, imago_transfer transfer, double gamma) {
+    switch (transfer) {
+    case IMAGO_TRANSFER_GAMMA:
+        return cmsBuildGamma(context, gamma);
+    case IMAGO_TRANSFER_LINEAR:
+        return cmsBuildGamma(context, 1.0);
+    case IMAGO_TRANSFER_SRGB: {
+        /* Type 4: Y = (aX + b)^g for X >= d, Y = cX below. */
+        const cmsFloat64Number srgb[5] = {2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045};
+        return cmsBuildParametricToneCurve(context, 4, srgb);
+    }
+    case IMAGO_TRANSFER_BT709: {
+        const cmsFloat64Number bt709[5] = {1.0 / 0.45, 1.0 / 1.099, 0.099 / 1.099, 1.0 / 4.5, 0.081};
+        return cmsBuildParametricToneCurve(context, 4, bt709);
+    }
+    }
+    return NULL;
+}
+
+uint8_t *imago_color_rgb_profile_create(const double chromaticities[8], imago_transfer transfer, double gamma,
+                                        const char *description, size_t *size, char *message, size_t capacity) {
+    if (message && capacity > 0) message[0] = 0;
+    if (size) *size = 0;
+    if (!chromaticities || !size) {
+        set_message(message, capacity, "no chromaticities");
+        return NULL;
+    }
+    for (int i = 0; i < 8; i++) {
+        double value = chromaticities[i];
+        if (!(value > 0.0 && value < 1.0)) {
+            set_message(message, capacity, "a chromaticity is outside (0, 1)");
+            return NULL;
+        }
+    }
+    if (transfer == IMAGO_TRANSFER_GAMMA && !(gamma >= 0.1 && gamma <= 10.0)) {
+        set_message(message, capacity, "the gamma is outside 0.1...10");
+        return NULL;
+    }
+    struct message_sink sink = {message, capacity};
+    cmsContext context = cmsCreateContext(NULL, &sink);
+    if (!context) {
+        set_message(message, capacity, "Little CMS could not start (out of memory)");
+        return NULL;
+    }
+    cmsSetLogErrorHandlerTHR(context, log_error);
+    cmsCIExyY white = {chromaticities[0], chromaticities[1], 1.0};
+    cmsCIExyYTRIPLE primaries = {
+        {chromaticities[2], chromaticities[3], 1.0},
+        {chromaticities[4], chromaticities[5], 1.0},
+        {chromaticities[6], chromaticities[7], 1.0},
+    };
+    uint8_t *bytes = NULL;
+    cmsToneCurve *curve = build_curve(context, transfer, gamma);
+    cmsHPROFILE profile = NULL;
+    if (curve) {
+        cmsToneCurve *curves[3] = {curve, curve, curve};
+        profile = cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
+    }
+    if (!profile) {
+        set_message(message, capacity, "Little CMS could not build the profile (degenerate primaries?)");
+    } else {
+        cmsMLU *text = cmsMLUalloc(context, 1);
+        if (text && description) {
+            cmsMLUsetASCII(text, "en", "US", description);
+            cmsWriteTag(profile, cmsSigProfileDescriptionTag, text);
+        }
+        if (text) cmsMLUfree(text);
+        cmsUInt32Number needed = 0;
+        if (cmsSaveProfileToMem(profile, NULL, &needed) && needed > 0) {
+            bytes = malloc(needed);
+            if (bytes && cmsSaveProfileToMem(profile, bytes, &needed)) {
+                *size = needed;
+            } else {
+                free(bytes);
+                bytes = NULL;
+                set_message(message, capacity, "Little CMS could not save the profile");
+            }
+        } else {
+            set_message(message, capacity, "Little CMS could not save the profile");
+        }
+        cmsCloseProfile(profile);
+    }
+    if (curve) cmsFreeToneCurve(curve);
+    cmsDeleteContext(context);
+    return bytes;
+}
+
+void imago_color_free(void *pointer) { free(pointer); }
+
+#endif /* __linux__ */
