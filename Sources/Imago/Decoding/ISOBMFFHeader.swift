@@ -62,15 +62,19 @@ struct ISOBMFFHeader: Sendable, Hashable {
 
         enum Property { case size(Int, Int), rotation(Int), color(EmbeddedColor), other }
 
+        /// The primary item's colour; an ICC profile wins over code points when it has both, as
+        /// in browsers (files may carry a profile and an `nclx` for the matrix).
         func primaryColor() -> EmbeddedColor? {
             func color(_ property: Property) -> EmbeddedColor? { if case .color(let color) = property { color } else { nil } }
+            func preferred(_ colors: [EmbeddedColor]) -> EmbeddedColor? {
+                colors.first { if case .icc = $0 { true } else { false } } ?? colors.first
+            }
             if let item = primaryItem, let indices = associations[item],
-                let found = indices.lazy.filter({ $0 >= 1 && $0 <= properties.count })
-                    .compactMap({ color(properties[$0 - 1]) }).first
+                let found = preferred(indices.filter { $0 >= 1 && $0 <= properties.count }.compactMap { color(properties[$0 - 1]) })
             {
                 return found
             }
-            return properties.lazy.compactMap(color).first
+            return preferred(properties.compactMap(color))
         }
 
         func primarySize() -> (Int, Int)? {

@@ -1,0 +1,65 @@
+import Foundation
+import ImagoTestSupport
+import Testing
+
+@testable import Imago
+
+/// Files carrying colour profiles decode to what Little CMS (or libvips) makes of them: wide-gamut
+/// RGB (Adobe RGB, ProPhoto, Display P3), CICP-tagged HEIC and AVIF, CMYK, gray, a 16-bit PNG,
+/// PNG gAMA and cHRM, and broken profiles, which are read as sRGB with a repair.
+@Suite("Colour profiles: decoded as Little CMS converts them")
+struct ColorProfileFixtureTests {
+    /// The bound the issue sets: a mean ΔE2000 of 1.5, or a PSNR of 33 dB.
+    static let maximumDeltaE = 1.5
+    static let minimumPSNR = 33.0
+
+    @Test func theCorpusIsComplete() {
+        let kinds = Set(ColorFixture.decoded.map(\.profile))
+        #expect(kinds.isSuperset(of: ["rgb", "gray", "cmyk", "nclx", "chromaticities", "srgb-chunk", "broken"]), "\(kinds)")
+        #expect(Set(ColorFixture.decoded.map(\.format)).isSuperset(of: ["jpeg", "png", "webp", "heic", "avif"]))
+    }
+
+    @Test(arguments: ColorFixture.decoded)
+    func decodesToTheLittleCMSReference(_ fixture: ColorFixture) throws {
+        let container = try ImageDecoder.decode(fixture.data())
+        let bitmap = try container.bitmap()
+        let reference = try fixture.referenceBitmap()
+        try #require(bitmap.width == reference.width && bitmap.height == reference.height, "\(bitmap) against \(reference)")
+        let deltaE = ColorDifference.meanCIEDE2000(bitmap, reference)
+        let psnr = ColorDifference.peakSignalToNoise(bitmap, reference)
+        #expect(
+            deltaE <= Self.maximumDeltaE || psnr >= Self.minimumPSNR,
+            "\(fixture.file): mean ΔE2000 \(deltaE), PSNR \(psnr) dB against \(fixture.reference)")
+        #expect(container.colorProfileHandling == .convertToSRGB)
+
+        let ignored = container.repairs.filter { if case .ignoredColorProfile = $0.kind { true } else { false } }
+        switch fixture.profile {
+        case "broken":
+            #expect(container.colorProfile == nil)
+            #expect(ignored.count == 1, "\(fixture.file): \(container.repairs)")
+        case "srgb-chunk":
+            #expect(container.colorProfile == nil)
+            #expect(ignored.isEmpty)
+        default:
+            let profile = try #require(container.colorProfile, "\(fixture.file) lost its profile")
+            #expect(ignored.isEmpty, "\(fixture.file): \(container.repairs)")
+            if let name = fixture.description { #expect(profile.name == name) }
+            let space: ColorProfile.ColorSpace = fixture.profile == "gray" ? .gray : fixture.profile == "cmyk" ? .cmyk : .rgb
+            #expect(profile.colorSpace == space)
+        }
+    }
+
+    /// The check above can fail: kept as they are, the wide-gamut files are beyond its bound from
+    /// their references, and the profile is carried for the caller.
+    @Test(arguments: ColorFixture.decoded.filter { ["rgb", "nclx", "chromaticities"].contains($0.profile) })
+    func keptPixelsAreThePixelsAsStored(_ fixture: ColorFixture) throws {
+        let container = try ImageDecoder.decode(fixture.data(), colorProfileHandling: .keep)
+        #expect(container.colorProfileHandling == .keep)
+        #expect(container.colorProfile != nil)
+        #expect(container.pixelColorProfile == container.colorProfile)
+        let bitmap = try container.bitmap(), reference = try fixture.referenceBitmap()
+        let deltaE = ColorDifference.meanCIEDE2000(bitmap, reference)
+        let psnr = ColorDifference.peakSignalToNoise(bitmap, reference)
+        #expect(deltaE > Self.maximumDeltaE && psnr < Self.minimumPSNR, "\(fixture.file): kept pixels are only ΔE \(deltaE), \(psnr) dB from the converted reference")
+    }
+}
