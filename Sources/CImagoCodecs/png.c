@@ -27,6 +27,9 @@ struct imago_png_rows {
     int header_ok;
     int started;
     int channels;
+    int bit_depth;        /* the file's */
+    int color_type;       /* the file's */
+    int sample_bytes;     /* of the rows delivered: 1, or 2 with IMAGO_PNG_KEEP16 on a 16-bit file */
     int ignored_checksum;
     int lenient;
     char message[200];
@@ -317,6 +320,8 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int opti
     rows->width = width;
     rows->height = height;
     rows->interlaced = interlace != PNG_INTERLACE_NONE;
+    rows->bit_depth = depth;
+    rows->color_type = color;
     int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
     rows->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
     rows->header_ok = 1;
@@ -332,17 +337,21 @@ int imago_png_rows_start(imago_png_rows *rows, int options) {
     png_get_IHDR(rows->png, rows->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
     int has_trns = png_get_valid(rows->png, rows->info, PNG_INFO_tRNS) != 0;
     /* To RGB(A)8 as the simplified API does: palette and low depths expanded, tRNS as alpha, 16-bit
-     * rounded to 8, grey to RGB, an opaque alpha added unless RGB rows were asked for, gAMA (if
-     * any) converted to sRGB. */
+     * rounded to 8 (or kept, big-endian, with IMAGO_PNG_KEEP16, for a colour transform to read),
+     * grey to RGB, an opaque alpha added unless RGB rows were asked for. gAMA, cHRM and iCCP are
+     * left to Imago's colour conversion: the gamma is set to sRGB on both sides, so libpng changes
+     * no value. */
+    int keep16 = depth == 16 && (options & IMAGO_PNG_KEEP16);
+    rows->sample_bytes = keep16 ? 2 : 1;
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(rows->png);
     if (has_trns) png_set_tRNS_to_alpha(rows->png);
-    if (depth == 16) png_set_scale_16(rows->png);
+    if (depth == 16 && !keep16) png_set_scale_16(rows->png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(rows->png);
     rows->channels = 4;
     if (!rows->has_alpha) {
         if (options & IMAGO_PNG_RGB) rows->channels = 3;
-        else png_set_filler(rows->png, 0xFF, PNG_FILLER_AFTER);
+        else png_set_filler(rows->png, keep16 ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
     }
     png_set_gamma(rows->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
     png_fixed_point gamma = 0;
@@ -357,9 +366,9 @@ int imago_png_rows_start(imago_png_rows *rows, int options) {
     /* No png_set_interlace_handling: an Adam7 file's rows come pass by pass, each pass's rows
      * holding only that pass's pixels (see imago_png_rows_pass). */
     png_read_update_info(rows->png, rows->info);
-    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * (size_t)rows->channels) {
+    if (png_get_rowbytes(rows->png, rows->info) != (size_t)width * (size_t)rows->channels * (size_t)rows->sample_bytes) {
         snprintf(rows->message, sizeof rows->message, "libpng's rows are %zu bytes, not %d per pixel",
-                 (size_t)png_get_rowbytes(rows->png, rows->info), rows->channels);
+                 (size_t)png_get_rowbytes(rows->png, rows->info), rows->channels * rows->sample_bytes);
         return 0;
     }
     return 1;
@@ -378,6 +387,10 @@ uint32_t imago_png_rows_height(const imago_png_rows *rows) { return rows->height
 int imago_png_rows_interlaced(const imago_png_rows *rows) { return rows->interlaced; }
 int imago_png_rows_has_alpha(const imago_png_rows *rows) { return rows->has_alpha; }
 int imago_png_rows_channels(const imago_png_rows *rows) { return rows->channels; }
+int imago_png_rows_bit_depth(const imago_png_rows *rows) { return rows->bit_depth; }
+int imago_png_rows_is_gray(const imago_png_rows *rows) {
+    return (rows->color_type & PNG_COLOR_MASK_COLOR) == 0 && rows->color_type != PNG_COLOR_TYPE_PALETTE;
+}
 int imago_png_rows_ignored_checksum(const imago_png_rows *rows) {
     return rows->ignored_checksum || (rows->fast && rows->fast->checksum_mismatch);
 }

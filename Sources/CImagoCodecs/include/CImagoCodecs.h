@@ -109,6 +109,9 @@ typedef struct imago_png_rows imago_png_rows;
 #define IMAGO_PNG_LENIENT 1
 /* imago_png_rows_start option: an image without alpha comes as RGB8 rows (3 bytes a pixel). */
 #define IMAGO_PNG_RGB 2
+/* imago_png_rows_start option: a 16-bit file's rows keep their 16-bit samples (big-endian, as
+ * stored), for a colour transform that reads them; other files are unaffected. */
+#define IMAGO_PNG_KEEP16 4
 
 /* Reads the header of a PNG in memory (`data` must stay valid until destroy). Returns NULL only
  * when out of memory; check imago_png_rows_header_ok, then imago_png_rows_message. Allocates no
@@ -126,6 +129,9 @@ int imago_png_rows_interlaced(const imago_png_rows *rows);
 int imago_png_rows_has_alpha(const imago_png_rows *rows);
 /* Bytes per pixel of the rows, 3 or 4, once started. */
 int imago_png_rows_channels(const imago_png_rows *rows);
+/* The file's bit depth (1, 2, 4, 8 or 16) and whether its colour type is gray (with or without alpha). */
+int imago_png_rows_bit_depth(const imago_png_rows *rows);
+int imago_png_rows_is_gray(const imago_png_rows *rows);
 /* 1 once a chunk's CRC mismatch was ignored (lenient only). */
 int imago_png_rows_ignored_checksum(const imago_png_rows *rows);
 /* How many rows imago_png_rows_read delivers: the height, or the rows of every non-empty pass. */

@@ -52,12 +52,40 @@ struct PNGDecoder: ImageDecoding {
             // RGB rows when there is no alpha and something else is added: reduced or scattered.
             let interlaced = imago_png_rows_interlaced(rows) != 0
             let rgb = factor > 1 || interlaced
-            guard imago_png_rows_start(rows, rgb ? IMAGO_PNG_RGB : 0) != 0 else { throw failure() }
-            let channels = Int(imago_png_rows_channels(rows))
+            let colour = EmbeddedColor.read(data, format: .png, maximumProfileSize: context.limits.maximumColorProfileSize)
+            // A 16-bit colour file with a profile to convert through: the transform reads its 16-bit
+            // rows, so no precision is lost before it (the rows are then reduced as 8-bit sRGB).
+            let deepProfile = imago_png_rows_bit_depth(rows) == 16 && !interlaced && imago_png_rows_is_gray(rows) == 0
+                && context.colorProfileHandling == .convertToSRGB ? Self.rgbProfile(colour) : nil
+            let options = (rgb ? IMAGO_PNG_RGB : 0) | (deepProfile != nil ? IMAGO_PNG_KEEP16 : 0)
+            guard imago_png_rows_start(rows, Int32(options)) != 0 else { throw failure() }
+            let sourceChannels = Int(imago_png_rows_channels(rows))
+            let deep = deepProfile.flatMap { profile in
+                let layout: ColorTransform.Layout = sourceChannels == 4 ? .rgba16BE : .rgb16BE
+                return (try? ColorTransformCache.shared.transform(profile: profile.data, layout: layout).get())
+                    .map { (profile: profile, transform: $0) }
+            }
+            // The transform writes RGBA; without one, 16-bit rows kept for it become 8-bit here.
+            let channels = deepProfile != nil ? 4 : sourceChannels
+            let deepRow = deepProfile == nil ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: width * sourceChannels * 2)
+            defer { deepRow?.deallocate() }
             let reducedWidth = (width + factor - 1) / factor
             let reducedHeight = (height + factor - 1) / factor
             _ = try context.limits.checkedByteCount(width: reducedWidth, height: reducedHeight, url: context.url)
             let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * channels)
+            /// Reads the next row into `row`: straight, or through the 16-bit path.
+            func readRow() -> Bool {
+                guard let deepRow else { return imago_png_rows_read(rows, row) != 0 }
+                guard imago_png_rows_read(rows, deepRow) != 0 else { return false }
+                if let deep {
+                    deep.transform.apply(
+                        input: deepRow, inputStride: width * sourceChannels * 2, output: row, outputStride: width * 4,
+                        width: width, rows: 1)
+                } else {
+                    Self.narrow(deepRow, to: row, width: width, channels: sourceChannels)
+                }
+                return true
+            }
             defer { row.deallocate() }
             var repairs: [ImageRepair] = []
 
@@ -89,7 +117,7 @@ struct PNGDecoder: ImageDecoding {
                     sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
                 for y in 0..<height {
                     if y & 255 == 255 { try context.checkCancellation() }
-                    guard imago_png_rows_read(rows, row) != 0 else {
+                    guard readRow() else {
                         // Lenient: the rows so far, the rest transparent, as browsers show it.
                         guard lenient, y > 0 else { throw failure() }
                         repairs.append(ImageRepair(.missingRows(y..<height)))
@@ -109,8 +137,40 @@ struct PNGDecoder: ImageDecoding {
             if imago_png_rows_ignored_checksum(rows) != 0 { repairs.insert(ImageRepair(.ignoredChecksum), at: 0) }
             // The colour conversion runs on the reduced bitmap, after the reduction, as libvips does.
             var container = try ImageContainer(bitmap: bitmap, format: .png).withRepairs(repairs)
-            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
-            return (container, reducerBytes + width * channels)
+            if let deep {
+                container.repairs += colour.problems.map { ImageRepair(.ignoredColorProfile($0)) }
+                container.colorProfile = deep.profile
+            } else {
+                let model: ColorConversion.SourceModel = imago_png_rows_is_gray(rows) != 0 ? .gray : .rgb
+                ColorConversion.apply(colour, to: &container, source: model, handling: context.colorProfileHandling)
+            }
+            return (container, reducerBytes + width * channels + (deepRow == nil ? 0 : width * sourceChannels * 2))
+        }
+    }
+}
+
+extension PNGDecoder {
+    /// The RGB profile `colour` declares, if it resolves to one (for the 16-bit path; anything
+    /// else takes the ordinary path, which reports what is wrong).
+    static func rgbProfile(_ colour: EmbeddedColor.Reading) -> ColorProfile? {
+        guard let color = colour.color, case .profile(let profile) = ColorConversion.resolve(color),
+            profile.colorSpace == .rgb
+        else { return nil }
+        return profile
+    }
+
+    /// 16-bit big-endian samples to 8-bit RGBA, rounded (the path a refused transform falls back to).
+    static func narrow(_ source: UnsafePointer<UInt8>, to row: UnsafeMutablePointer<UInt8>, width: Int, channels: Int) {
+        for x in 0..<width {
+            for channel in 0..<4 {
+                guard channel < channels else {
+                    row[x * 4 + channel] = 255
+                    continue
+                }
+                let at = (x * channels + channel) * 2
+                let value = UInt32(source[at]) << 8 | UInt32(source[at + 1])
+                row[x * 4 + channel] = UInt8((value * 255 + 32_767) / 65_535)
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ import ImagoServer
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url",
+        "processing-url", "colour-profile",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -101,6 +101,7 @@ enum FuzzCorpus {
             }
         case "http-headers": responseHead(data)
         case "processing-url": processingURL(data)
+        case "colour-profile": colourProfile(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
     }
@@ -119,6 +120,74 @@ enum FuzzCorpus {
         }
         #endif
     }
+
+    /// Fuzz/colour-profile/Harness.swift (FuzzTarget.colourProfile): the colour a file declares, or
+    /// the bytes as a bare ICC profile; the profile it resolves to; a Little CMS transform from it
+    /// applied to a 7x3 bitmap; the ICC header reader on the raw bytes. The resolving and the
+    /// transforms are Linux's (Apple platforms convert with ImageIO).
+    static func colourProfile(_ data: Data) {
+        _ = (try? ColorProfile(iccData: data))?.description
+        let color: EmbeddedColor?
+        #if os(Linux)
+        let cache = ColorTransformCache(capacity: 4)
+        #endif
+        switch ImageFormat.sniff(data) {
+        case let format? where [.jpeg, .png, .webp, .heif, .avif].contains(format):
+            let reading = EmbeddedColor.read(data, format: format, maximumProfileSize: limits.maximumColorProfileSize)
+            _ = reading.problems.joined(separator: "; ")
+            color = reading.color
+        default:
+            color = .icc(data)
+            #if os(Linux)
+            convertColorTestBitmap(profile: data, colorSpace: iccColorSpace(data), cache: cache)
+            #endif
+        }
+        #if os(Linux)
+        guard let color else { return }
+        switch ColorConversion.resolve(color) {
+        case .none: break
+        case .failure(let failure): _ = failure.description
+        case .profile(let profile):
+            _ = profile.description
+            convertColorTestBitmap(profile: profile.data, colorSpace: profile.colorSpace, cache: cache)
+        }
+        #else
+        _ = color
+        #endif
+    }
+
+    #if os(Linux)
+    static let colorTestBitmap = Bitmap(
+        width: 7, height: 3, alphaMode: .straight,
+        pixels: (0..<(7 * 3 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ ($0 / 4) &* 29) })
+
+    static func iccColorSpace(_ data: Data) -> ColorProfile.ColorSpace {
+        guard data.count >= 20 else { return .other }
+        switch String(decoding: data.dropFirst(16).prefix(4), as: UTF8.self) {
+        case "RGB ": return .rgb
+        case "GRAY": return .gray
+        case "CMYK": return .cmyk
+        default: return .other
+        }
+    }
+
+    static func convertColorTestBitmap(profile: Data, colorSpace: ColorProfile.ColorSpace, cache: ColorTransformCache) {
+        let layout: ColorTransform.Layout =
+            switch colorSpace {
+            case .gray: .grayInRGBA8
+            case .cmyk: .cmyk8
+            case .rgb, .other: .rgba8
+            }
+        switch cache.transform(profile: profile, layout: layout) {
+        case .success(let transform):
+            var bitmap = colorTestBitmap
+            transform.apply(to: &bitmap)
+            precondition(bitmap.pixels.count == colorTestBitmap.pixels.count)
+        case .failure(let failure):
+            _ = failure.description
+        }
+    }
+    #endif
 
     static func decode(_ data: Data, as format: ImageFormat) {
         guard ImageFormat.sniff(data) == format else { return }
