@@ -2,8 +2,9 @@ import CZlib
 import Foundation
 
 /// Writes an ICC profile into encoded bytes, where each format keeps it: JPEG `APP2` segments
-/// (`ICC_PROFILE`, split at 65,519 bytes), a PNG `iCCP` chunk after `IHDR`, a WebP `ICCP` chunk
-/// after `VP8X` (turning a simple file into an extended one).
+/// (`ICC_PROFILE`, split at 65,519 bytes), a PNG `iCCP` chunk after `IHDR` (in place of the
+/// `sRGB`, `gAMA`, `cHRM` or `cICP` the encoder wrote), a WebP `ICCP` chunk after `VP8X` (turning
+/// a simple file into an extended one).
 ///
 /// The encoders call it for a container whose pixels kept their profile
 /// (``ColorProfileHandling/keep``); it works on the bytes they wrote, so every encoder on every
@@ -67,7 +68,17 @@ enum ColorProfileEmbedder {
         chunk += bigEndian(Checksum.crc32(typed))
         var output = Data(bytes[0..<33])
         output.append(contentsOf: chunk)
-        output.append(contentsOf: bytes[33...])
+        // The chunks after IHDR, less the colour declarations the profile replaces.
+        var offset = 33
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let end = offset + 12 + length
+            guard end <= bytes.count else { break }
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if !["sRGB", "gAMA", "cHRM", "iCCP", "cICP"].contains(type) { output.append(contentsOf: bytes[offset..<end]) }
+            offset = end
+        }
+        output.append(contentsOf: bytes[offset...])
         return output
     }
 
