@@ -6,7 +6,7 @@ import Imago
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show an image's format, size, frames, orientation, colour model and bit depth.",
+        abstract: "Show an image's format, size, frames, orientation, colour model, bit depth and colour profile.",
         discussion: """
             Reads the header and container structure only (PNG chunks, JPEG frame header, GIF \
             blocks, WebP chunks, HEIF/AVIF boxes); no pixel is decoded. A figure the file does not \
@@ -46,6 +46,15 @@ struct InspectCommand: AsyncParsableCommand {
                     "color_model": details.colorModel.map(JSONValue.string) ?? .null,
                     "bit_depth": details.bitDepth.map(JSONValue.int) ?? .null,
                     "has_alpha": details.hasAlpha.map(JSONValue.bool) ?? .null,
+                    "color_declaration": details.colorDeclaration.map(JSONValue.string) ?? .null,
+                    "color_profile": details.colorProfile.map { profile in
+                        .object([
+                            "name": profile.name.map(JSONValue.string) ?? .null,
+                            "color_space": .string(profile.colorSpace.rawValue), "version": .string(profile.version),
+                            "bytes": .int(profile.data.count),
+                        ])
+                    } ?? .null,
+                    "color_problem": details.colorProblem.map(JSONValue.string) ?? .null,
                 ]).encoded())
             return
         }
@@ -59,6 +68,7 @@ struct InspectCommand: AsyncParsableCommand {
             ("colour", details.colorModel ?? notStated),
             ("bit depth", details.bitDepth.map { "\($0) bits per \(details.colorModel == "indexed" ? "index" : "channel")" } ?? notStated),
             ("alpha", details.hasAlpha.map { $0 ? "yes" : "no" } ?? notStated),
+            ("profile", Self.describeColor(details)),
             ("bytes", ByteCount.format(data.count)),
         ]
         for (name, value) in rows { print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
@@ -83,6 +93,16 @@ struct InspectCommand: AsyncParsableCommand {
             throw CLIError.usage(
                 "Cannot read \(path): \((error as NSError).localizedDescription). Give an image file's path, or an http or https URL.")
         }
+    }
+
+    /// `"Display P3" (ICC 4.0, rgb, 536 B), converted to sRGB when decoded`, or what else the file declares.
+    static func describeColor(_ details: ImageHeader.Details) -> String {
+        if let problem = details.colorProblem { return "unusable, read as sRGB: \(problem)" }
+        if let profile = details.colorProfile { return "\(profile), converted to sRGB when decoded" }
+        if let declaration = details.colorDeclaration {
+            return declaration == "sRGB chunk" ? "sRGB (sRGB chunk)" : "\(declaration), converted to sRGB when decoded"
+        }
+        return "none (sRGB)"
     }
 
     static func orientationName(_ value: Int) -> String {

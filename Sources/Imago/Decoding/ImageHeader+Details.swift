@@ -21,6 +21,15 @@ extension ImageHeader {
         public var bitDepth: Int?
         /// Whether the image declares transparency.
         public var hasAlpha: Bool?
+        /// The ICC profile the file embeds (JPEG `APP2`, PNG `iCCP`, WebP `ICCP`, HEIF/AVIF `colr`),
+        /// when it embeds a readable one.
+        public var colorProfile: ColorProfile?
+        /// What the file declares about its colour, in words: "ICC profile", "CICP 12/13/6
+        /// (Display P3 primaries, sRGB transfer)", "sRGB chunk", "gAMA 0.55556, cHRM"; nil when it
+        /// declares nothing (read as sRGB).
+        public var colorDeclaration: String?
+        /// Why a declared profile cannot be used (it is then read as sRGB), when one cannot.
+        public var colorProblem: String?
     }
 
     /// Reads the details of `data`; nil when ``probe(_:)`` finds no header. Never traps on any
@@ -38,7 +47,30 @@ extension ImageHeader {
             details.frameCount = (try? ISOBMFFHeader.parse(data)).map { $0.frameCount ?? 1 }
         default: break
         }
+        readColor(data, into: &details)
         return details
+    }
+
+    private static func readColor(_ data: Data, into details: inout Details) {
+        let reading = EmbeddedColor.read(
+            data, format: details.header.format, maximumProfileSize: DecodingLimits().maximumColorProfileSize)
+        var problems = reading.problems
+        switch reading.color {
+        case .icc(let profile):
+            details.colorDeclaration = "ICC profile"
+            do { details.colorProfile = try ColorProfile(iccData: profile) } catch { problems.append(error.description) }
+        case .codePoints(let points):
+            let named = [points.chromaticities.map { "\($0.name) primaries" }, points.transferCurve?.name].compactMap { $0 }
+            details.colorDeclaration = "\(points)" + (named.isEmpty ? "" : " (\(named.joined(separator: ", ")))")
+        case .chromaticities(let gamma, let points):
+            details.colorDeclaration = [gamma.map { String(format: "gAMA %.5f", $0) }, points.map { _ in "cHRM" }]
+                .compactMap { $0 }.joined(separator: ", ")
+        case .sRGB:
+            details.colorDeclaration = "sRGB chunk"
+        case nil:
+            break
+        }
+        details.colorProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
     // MARK: - PNG

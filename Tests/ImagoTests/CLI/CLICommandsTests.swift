@@ -285,6 +285,29 @@ extension CLITests {
             }
         }
 
+        @Test func inspectShowsTheColourProfile() async throws {
+            try await withCLISandbox { sandbox in
+                let folder = ColorFixture.folder
+                let text = try await sandbox.imago(["inspect", folder.appendingPathComponent("displayp3.jpg").path])
+                #expect(text.exited(with: 0), "\(text.errorOutput)")
+                #expect(text.output.contains("profile     \"Display P3\" (ICC 4."), "\(text.output)")
+                #expect(text.output.contains("converted to sRGB when decoded"))
+
+                let json = try sandbox.jsonObject(try await sandbox.imago(["inspect", "--json", folder.appendingPathComponent("prophoto.png").path]))
+                #expect(json["color_declaration"]?.string == "ICC profile")
+                let profile = try #require(json["color_profile"]?.object)
+                #expect(profile["name"]?.string == "ProPhoto RGB" && profile["color_space"]?.string == "rgb")
+
+                let nclx = try sandbox.jsonObject(try await sandbox.imago(["inspect", "--json", folder.appendingPathComponent("displayp3-nclx.avif").path]))
+                #expect(nclx["color_declaration"]?.string == "CICP 12/13/6 (Display P3 primaries, sRGB transfer)", "\(nclx)")
+
+                let broken = try await sandbox.imago(["inspect", folder.appendingPathComponent("broken-order.jpg").path])
+                #expect(broken.output.contains("unusable, read as sRGB: the ICC profile's APP2 segments are numbered wrongly"), "\(broken.output)")
+                let plain = try await sandbox.imago(["inspect", Fixture.folder.appendingPathComponent("jpeg-baseline.jpg").path])
+                #expect(plain.output.contains("profile     none (sRGB)"), "\(plain.output)")
+            }
+        }
+
         @Test func inspectReadsAURLAndNamesWhatItCannotRead() async throws {
             try await withCLISandbox { sandbox in
                 try await withTestServer { server in

@@ -270,6 +270,26 @@ extension CLITests {
             }
         }
 
+        /// A wide-gamut source is written as sRGB without a profile, in the colours Little CMS gives it.
+        @Test func outputIsWrittenInSRGB() async throws {
+            try await withCLISandbox { sandbox in
+                try await withTestServer { server in
+                    server.set("/prophoto.png", data: try ColorFixture.data("prophoto.png"), contentType: "image/png")
+                    let out = sandbox.path("converted")
+                    let result = try await sandbox.imago(
+                        ["fetch", "--no-disk-cache", "--out", out.path, server.url(for: "/prophoto.png").absoluteString])
+                    #expect(result.exited(with: 0), "\(result.errorOutput)")
+                    let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+                    let data = try Data(contentsOf: out.appendingPathComponent(try #require(files.first)))
+                    let written = ImageHeader.details(data)
+                    #expect(written?.colorProfile == nil && written?.colorDeclaration != "ICC profile")
+                    let reference = try #require(ColorFixture.decoded.first { $0.file == "prophoto.png" })
+                    let deltaE = ColorDifference.meanCIEDE2000(try ImageDecoder.decode(data).bitmap(), try reference.referenceBitmap())
+                    #expect(deltaE < 1.5, "ΔE \(deltaE)")
+                }
+            }
+        }
+
         @Test func offlineWithAnEmptyCacheFailsAsNotCachedWithoutTheNetwork() async throws {
             try await withCLISandbox { sandbox in
                 try await withTestServer { server in
