@@ -57,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve the demo gallery from an embedded loopback origin, with a page of thumbnails at /.")
     var demo = false
 
+    @Flag(help: "Keep each source's colour profile and pixels instead of converting to sRGB (a URL's scp:1 still converts).")
+    var keepColorProfile = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (16...16384).contains(maxDimension) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
@@ -109,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
             signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension, signedMaxAge: signedMaxAge,
             unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
         if let concurrency { configuration.maximumConcurrentRequests = concurrency }
+        configuration.stripsColorProfile = !keepColorProfile
         let temporaryCache = FileManager.default.temporaryDirectory
             .appendingPathComponent("imago-serve-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
         defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: temporaryCache) } }

@@ -49,6 +49,13 @@ import Testing
         #expect(parsed.width == width && parsed.height == height && parsed.enlarge == enlarge)
     }
 
+    @Test func readsStripColorProfile() throws {
+        #expect(try ProcessingPath.parse("/_/scp:0\(Self.plain)").options.stripColorProfile == false)
+        #expect(try ProcessingPath.parse("/_/strip_color_profile:true\(Self.plain)").options.stripColorProfile == true)
+        #expect(try ProcessingPath.parse("/_/w:5\(Self.plain)").options.stripColorProfile == nil)
+        #expect(try ProcessingPath.parse("/_/scp:0\(Self.plain)").options.canonical.contains("scp:0"))
+    }
+
     @Test(arguments: [
         ("/", "bad_path"), ("/sig", "bad_path"), ("/sig/rs:fit:1:1", "bad_path"),
         ("/sig/rs:wobble:1:1/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
@@ -63,6 +70,8 @@ import Testing
         ("/sig/bg:12345/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/bg:1:2:300/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/zz:1/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
+        ("/sig/scp:maybe/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
+        ("/sig/scp:1:0/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/rs:fit:1:1:1:1:1/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/plain/%zz", "bad_source"),
         ("/sig/plain/not-a-url", "bad_source"),

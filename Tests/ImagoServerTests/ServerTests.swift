@@ -318,6 +318,59 @@ import Testing
     }
 
     /// A server with `/a.jpg` (400x300) on a loopback origin.
+    /// The colour fixtures of the library's tests (`Tests/ImagoTests/Fixtures/colour`).
+    static let colourFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../ImagoTests/Fixtures/colour").standardizedFileURL
+
+    /// A wide-gamut source (Adobe RGB, with its profile) comes out as the sRGB libvips'
+    /// `thumbnail` makes of it, without a profile; `scp:0` keeps the profile, and so does a server
+    /// that keeps profiles unless a URL says `scp:1`.
+    @Test func convertsWideGamutSourcesToSRGBAsLibvipsDoes() async throws {
+        let origin = try await TestServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        let source = try Data(contentsOf: Self.colourFolder.appendingPathComponent("serve-source-adobergb.jpg"))
+        origin.set("/adobe.jpg", data: source, contentType: "image/jpeg")
+        let reference = try ImageDecoder.decode(
+            Data(contentsOf: Self.colourFolder.appendingPathComponent("serve-source-adobergb.vips-thumbnail-256.png"))).bitmap()
+        let url = origin.url(for: "/adobe.jpg")
+        func check(_ reply: RunningServer.Reply, keeps: Bool, lossy: Bool = false, line: Int = #line) throws {
+            #expect(reply.status == 200, "line \(line): \(String(decoding: reply.body, as: UTF8.self))")
+            let details = try #require(ImageHeader.details(reply.body))
+            if keeps {
+                #expect(details.colorProfile?.name == "Compatible with Adobe RGB (1998)", "line \(line): \(String(describing: details.colorProfile))")
+            } else {
+                #expect(details.colorProfile == nil && details.colorDeclaration != "ICC profile", "line \(line)")
+            }
+            // Shown through its profile (if any), it is libvips' thumbnail; JPEG's own loss on a
+            // 256-pixel photo (about 29 dB at q95) is more than the bound, so there it must only be
+            // nearer than the kept pixels read as sRGB are.
+            let shown = try ImageDecoder.decode(reply.body).bitmap()
+            try #require(shown.width == reference.width && shown.height == reference.height, "\(shown) against \(reference)")
+            let deltaE = ColorDifference.meanCIEDE2000(shown, reference)
+            let psnr = ColorDifference.peakSignalToNoise(shown, reference)
+            if lossy {
+                let raw = try ImageDecoder.decode(reply.body, colorProfileHandling: .keep).bitmap()
+                #expect(!keeps || ColorDifference.meanCIEDE2000(raw, reference) > deltaE + 0.5, "line \(line): ΔE \(deltaE)")
+                #expect(deltaE < 3, "line \(line): ΔE \(deltaE) against libvips")
+            } else {
+                #expect(deltaE <= 1.5 || psnr >= 33, "line \(line): ΔE \(deltaE), \(psnr) dB against libvips")
+            }
+        }
+        try await withServer(Self.local) { server in
+            try check(try await server.get(Self.path("rs:fit:256:256/f:png", url)), keeps: false)
+            try check(try await server.get(Self.path("rs:fit:256:256/f:png/scp:0", url)), keeps: true)
+            try check(try await server.get(Self.path("rs:fit:256:256/f:webp/q:100/scp:0", url)), keeps: true)
+            try check(try await server.get(Self.path("rs:fit:256:256/f:jpeg/q:95/scp:0", url)), keeps: true, lossy: true)
+            try check(try await server.get(Self.path("rs:fit:256:256/f:jpeg/q:95", url)), keeps: false, lossy: true)
+        }
+        var keeping = Self.local
+        keeping.stripsColorProfile = false
+        try await withServer(keeping) { server in
+            try check(try await server.get(Self.path("rs:fit:256:256/f:png", url)), keeps: true)
+            try check(try await server.get(Self.path("rs:fit:256:256/f:png/scp:1", url)), keeps: false)
+        }
+    }
+
     func withOrigin(
         _ configuration: ImageProxyConfiguration = ServerTests.local, _ body: (TestServer, RunningServer) async throws -> Void
     ) async throws {

@@ -41,6 +41,17 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
         public var description: String
     }
 
+    /// `encoded` (a JPEG, PNG or WebP file) with this profile written in: JPEG `APP2` segments, a PNG
+    /// `iCCP` chunk (in place of `sRGB`, `gAMA`, `cHRM`), a WebP `ICCP` chunk. For an encoder of
+    /// your own whose pixels are in this profile's space; ``ImageContainer/encoded(as:quality:)``
+    /// does it by itself for a container that kept its profile. Other formats come back unchanged.
+    ///
+    /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` when `encoded` is not a file of
+    ///   `format`, or the profile is too large for it (255 JPEG segments: about 16 MB).
+    public func embedded(in encoded: Data, format: ImageFormat) throws(ImagePipeline.Error) -> Data {
+        try ColorProfileEmbedder.embed(data, in: encoded, format: format)
+    }
+
     /// `"Display P3" (ICC 4.0, rgb, 536 bytes)`.
     public var description: String {
         "\(name.map { "\"\($0)\"" } ?? "unnamed profile") (ICC \(version), \(colorSpace.rawValue), "

@@ -28,7 +28,7 @@ extension ImageContainer {
         // Pixels that kept their profile carry it; sRGB pixels are written without one. (On Apple
         // platforms `bitmap()` draws in sRGB, so there is nothing to carry.)
         if let profile = pixelColorProfile {
-            return try ColorProfileEmbedder.embed(profile.data, in: encoded, format: format)
+            return try profile.embedded(in: encoded, format: format)
         }
         #endif
         return encoded

@@ -41,6 +41,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Background for formats without alpha (JPEG): transparent pixels are composited onto it.
     /// Default: `nil` (white, as the JPEG encoder does).
     public var background: RGBA?
+    /// Whether the output is converted to sRGB and written without a profile (`true`), or keeps
+    /// the source's pixels and profile (`false`); `nil`: the server's
+    /// ``ImageProxyConfiguration/stripsColorProfile``. imgproxy's `strip_color_profile`. Default: `nil`.
+    public var stripColorProfile: Bool?
 
     public init() {}
 
@@ -62,6 +66,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let background {
             parts.append("bg:\(ProcessingOptionsParser.hex(background))")
         }
+        if let stripColorProfile { parts.append("scp:\(stripColorProfile ? 1 : 0)") }
         return parts.joined(separator: "/")
     }
 }

@@ -13,6 +13,7 @@ import Imago
 /// | `q`, `quality` | 0...100 | 0: the server's default |
 /// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `auto` | |
 /// | `bg`, `background` | `RRGGBB`, `RGB` or `R:G:B` | |
+/// | `scp`, `strip_color_profile` | `1`, `0`, `t`, `f`, `true`, `false` | 0: keep the source's profile |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
     static let maximumLength = 100_000
@@ -62,9 +63,12 @@ struct ProcessingOptionsParser {
             options.format = format
         case "bg", "background":
             options.background = try Self.color(arguments)
+        case "scp", "strip_color_profile":
+            try expect(arguments, atMost: 1, for: name)
+            options.stripColorProfile = try Self.boolean(arguments[0], for: name)
         default:
             throw .badOptions(
-                "unknown option \(Self.quoted(name)); known: rs, rt, s, w, h, el, dpr, q, f, bg (README, \"imago serve\")")
+                "unknown option \(Self.quoted(name)); known: rs, rt, s, w, h, el, dpr, q, f, bg, scp (README, \"imago serve\")")
         }
     }
 

@@ -89,7 +89,8 @@ public final class ImageProxy: Sendable {
         }
         let acceptsWebP = canWriteWebP && (accept ?? "").lowercased().contains("image/webp")
         let negotiated = options.format == .auto ? (acceptsWebP ? "webp" : "nowebp") : options.format.rawValue
-        let key = "\(negotiated)|\(options.canonical)|\(parsed.source.absoluteString)"
+        let strips = options.stripColorProfile ?? configuration.stripsColorProfile
+        let key = "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)"
         let maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
         let varies = options.format == .auto
 
@@ -138,6 +139,7 @@ public final class ImageProxy: Sendable {
             type: options.resizingType, width: options.pixelWidth, height: options.pixelHeight, enlarge: options.enlarge,
             maximumOutputPixelCount: configuration.maximumOutputDimension * configuration.maximumOutputDimension)
         var request = ImageRequest(url: parsed.source, processors: resize.width > 0 || resize.height > 0 ? [resize] : [])
+        request.colorProfileHandling = options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
         // Fit never comes out larger than its box, so the decoder may shrink on load to the box's
         // longer side (JPEG DCT scaling, WebP scaled decode); fill and force need the full image.
         if options.resizingType == .fit, !options.enlarge, resize.width > 0, resize.height > 0 {
@@ -165,10 +167,12 @@ public final class ImageProxy: Sendable {
             }
             let quality = Double(options.quality ?? configuration.defaultQuality) / 100
             // JPEG: progressive, through the encoder itself; PNG and WebP through the container.
-            let data =
+            var data =
                 format == .jpeg
                 ? try JPEGEncoder(quality: Int((quality * 100).rounded()), progressive: true).encode(bitmap)
                 : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
+            // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
+            if let profile = loaded.container.pixelColorProfile { data = try profile.embedded(in: data, format: format) }
             let digest = SHA256.hash(data: data)
             let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
             return EncodedImage(

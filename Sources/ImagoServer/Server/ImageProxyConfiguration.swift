@@ -34,6 +34,10 @@ public struct ImageProxyConfiguration: Sendable {
     public var loaderConfiguration: DataLoaderConfiguration
     /// Where access and start-up lines go. Default: a logger labelled `imago.serve`.
     public var logger: Logger
+    /// Whether outputs are converted to sRGB and written without a colour profile, unless a URL
+    /// says `scp:0` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`); `false` keeps each source's pixels
+    /// and profile unless a URL says `scp:1`. Default: `true`, as imgproxy and browsers expect.
+    public var stripsColorProfile: Bool = true
 
     public init(
         signer: URLSigner? = nil, sourcePolicy: SourcePolicy = SourcePolicy(), maximumOutputDimension: Int = 4096,

@@ -13,8 +13,11 @@ struct ProxyResizeProcessor: ImageProcessing, Hashable {
     var identifier: String { "proxy-resize(\(type.rawValue),\(width)x\(height)\(enlarge ? ",enlarge" : ""))" }
 
     func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        let bitmap = try container.bitmap()
-        return try ImageContainer(bitmap: try process(bitmap), format: container.format)
+        // The first frame, resized; its colour profile and repairs stay with it.
+        var result = container
+        result.image = try ImageContainer(bitmap: try process(try container.bitmap()), format: container.format).image
+        result.frames = []
+        return result
     }
 
     func process(_ bitmap: Bitmap) throws(ImagePipeline.Error) -> Bitmap {
