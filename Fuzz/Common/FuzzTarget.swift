@@ -18,6 +18,11 @@ enum FuzzTarget {
         return limits
     }()
 
+    /// The largest colour profile the colour-profile harness reads: the decoders' own limit under
+    /// ``limits`` (`maximumColorProfileSize`, DecodingLimits' default of 4 MiB), so the profile
+    /// readers refuse or read what they refuse or read in the jpeg, png, webp and heif-avif harnesses.
+    static var colorProfileLimit: Int { limits.maximumColorProfileSize }
+
     /// libFuzzer's input as `Data` (a zero-length input may come with a null pointer).
     static func data(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Data {
         guard let start, count > 0 else { return Data() }
@@ -108,6 +113,72 @@ enum FuzzTarget {
             var generator = SystemRandomNumberGenerator()
             _ = RetryPolicy.default.delay(after: error, attempt: 1, using: &generator)
             _ = validator.interrupted(reason: "fuzz").description
+        }
+    }
+
+    /// The colour-profile readers and Little CMS on one input: the colour declaration of a JPEG,
+    /// PNG, WebP, HEIF or AVIF file (`EmbeddedColor.read`, the `colr` boxes through
+    /// `ISOBMFFHeader`), or any other bytes as a bare ICC profile; the profile that declaration
+    /// stands for (`ColorConversion.resolve`: the ICC header reader, or a profile built from code
+    /// points or `gAMA`/`cHRM`); a transform to sRGB from it, applied to a small bitmap; and the ICC
+    /// header reader on the raw bytes.
+    static func colourProfile(_ data: Data) {
+        _ = (try? ColorProfile(iccData: data))?.description
+        let cache = ColorTransformCache(capacity: 4)
+        let color: EmbeddedColor?
+        switch ImageFormat.sniff(data) {
+        case let format? where [.jpeg, .png, .webp, .heif, .avif].contains(format):
+            let reading = EmbeddedColor.read(data, format: format, maximumProfileSize: colorProfileLimit)
+            _ = reading.problems.joined(separator: "; ")
+            color = reading.color
+        default:
+            // A bare profile: Little CMS reads the bytes as they are, whatever Imago's reader says of them.
+            color = .icc(data)
+            convertColorTestBitmap(profile: data, colorSpace: iccColorSpace(data), cache: cache)
+        }
+        guard let color else { return }
+        switch ColorConversion.resolve(color) {
+        case .none: break
+        case .failure(let failure): _ = failure.description
+        case .profile(let profile):
+            _ = profile.description
+            convertColorTestBitmap(profile: profile.data, colorSpace: profile.colorSpace, cache: cache)
+        }
+    }
+
+    /// 7x3 pixels of varied values (gray, CMYK and RGB alike read them), with varied alpha.
+    static let colorTestBitmap = Bitmap(
+        width: 7, height: 3, alphaMode: .straight,
+        pixels: (0..<(7 * 3 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ ($0 / 4) &* 29) })
+
+    /// The colour space an ICC header names at bytes 16–19, read without checking anything else.
+    static func iccColorSpace(_ data: Data) -> ColorProfile.ColorSpace {
+        guard data.count >= 20 else { return .other }
+        switch String(decoding: data.dropFirst(16).prefix(4), as: UTF8.self) {
+        case "RGB ": return .rgb
+        case "GRAY": return .gray
+        case "CMYK": return .cmyk
+        default: return .other
+        }
+    }
+
+    /// Builds the transform the decoders would for a profile of `colorSpace` and converts
+    /// ``colorTestBitmap`` through it. Any other colour space is tried as RGB (Little CMS then
+    /// parses the profile and refuses the mismatch).
+    static func convertColorTestBitmap(profile: Data, colorSpace: ColorProfile.ColorSpace, cache: ColorTransformCache) {
+        let layout: ColorTransform.Layout =
+            switch colorSpace {
+            case .gray: .grayInRGBA8
+            case .cmyk: .cmyk8
+            case .rgb, .other: .rgba8
+            }
+        switch cache.transform(profile: profile, layout: layout) {
+        case .success(let transform):
+            var bitmap = colorTestBitmap
+            transform.apply(to: &bitmap)
+            precondition(bitmap.pixels.count == colorTestBitmap.pixels.count)
+        case .failure(let failure):
+            _ = failure.description
         }
     }
 }

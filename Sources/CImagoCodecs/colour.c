@@ -173,10 +173,6 @@ static cmsToneCurve *build_curve(cmsContext context, imago_transfer transfer, do
         const cmsFloat64Number srgb[5] = {2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045};
         return cmsBuildParametricToneCurve(context, 4, srgb);
     }
-    case IMAGO_TRANSFER_BT709: {
-        const cmsFloat64Number bt709[5] = {1.0 / 0.45, 1.0 / 1.099, 0.099 / 1.099, 1.0 / 4.5, 0.081};
-        return cmsBuildParametricToneCurve(context, 4, bt709);
-    }
     }
     return NULL;
 }

@@ -46,8 +46,7 @@ void imago_color_transform_destroy(imago_color_transform *transform);
 typedef enum {
     IMAGO_TRANSFER_GAMMA = 1,  /* y = x^gamma */
     IMAGO_TRANSFER_SRGB = 2,   /* IEC 61966-2-1 */
-    IMAGO_TRANSFER_BT709 = 3,  /* the inverse of the BT.709 (and BT.601, BT.2020) camera curve */
-    IMAGO_TRANSFER_LINEAR = 4,
+    IMAGO_TRANSFER_LINEAR = 3,
 } imago_transfer;
 
 /* An ICC profile (version 4) of an RGB space from its chromaticities (x, y of white, red, green,

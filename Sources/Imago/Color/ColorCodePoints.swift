@@ -27,11 +27,13 @@ struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The transfer curve; nil for one Imago does not convert (PQ and HLG, which need tone mapping,
-    /// and the rare others). 2 (unspecified) is read as sRGB, as browsers do.
+    /// and the rare others). 2 (unspecified) and the camera curves of BT.709, BT.601 and BT.2020
+    /// (1, 6, 14, 15) are read as sRGB, as Chromium shows images (the BT.709 inverse OETF is 3.7
+    /// ΔE2000 away from what it shows).
     var transferCurve: (curve: TransferCurve, name: String)? {
         switch transfer {
-        case 2, 13: (.sRGB, "sRGB transfer")
-        case 1, 6, 14, 15: (.bt709, "BT.709 transfer")
+        case 13: (.sRGB, "sRGB transfer")
+        case 2, 1, 6, 14, 15: (.sRGB, "transfer \(transfer) read as sRGB")
         case 4: (.gamma(2.2), "gamma 2.2")
         case 5: (.gamma(2.8), "gamma 2.8")
         case 8: (.linear, "linear")
@@ -44,7 +46,7 @@ struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
 
     /// The transfer curves a profile is built with.
     enum TransferCurve: Sendable, Hashable {
-        case sRGB, bt709, linear
+        case sRGB, linear
         case gamma(Double)
     }
 }

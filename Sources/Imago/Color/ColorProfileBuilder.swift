@@ -31,7 +31,6 @@ enum ColorProfileBuilder {
         let (transfer, gamma): (imago_transfer, Double) =
             switch recipe.curve {
             case .sRGB: (IMAGO_TRANSFER_SRGB, 0)
-            case .bt709: (IMAGO_TRANSFER_BT709, 0)
             case .linear: (IMAGO_TRANSFER_LINEAR, 1)
             case .gamma(let value): (IMAGO_TRANSFER_GAMMA, value)
             }

@@ -80,8 +80,10 @@ final class ColorTransformCache: Sendable {
     /// The cache the decoders share.
     static let shared = ColorTransformCache(capacity: 16)
 
+    /// The profile's bytes as an array: a `Data` held in a process-wide cache keeps its storage
+    /// behind a pointer tagged in its spare bits, which LeakSanitizer cannot follow.
     struct Key: Hashable, Sendable {
-        var profile: Data
+        var profile: [UInt8]
         var layout: ColorTransform.Layout
     }
 
@@ -100,7 +102,7 @@ final class ColorTransformCache: Sendable {
 
     /// The transform for `profile` and `layout`, built on first use (outside the lock).
     func transform(profile: Data, layout: ColorTransform.Layout) -> Result<ColorTransform, ColorProfile.Failure> {
-        let key = Key(profile: profile, layout: layout)
+        let key = Key(profile: [UInt8](profile), layout: layout)
         let cached = state.withLock { state -> Result<ColorTransform, ColorProfile.Failure>? in
             state.clock &+= 1
             guard let entry = state.entries[key] else { return nil }

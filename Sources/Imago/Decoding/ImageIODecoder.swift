@@ -10,8 +10,12 @@ import AppKit
 /// Decodes with ImageIO on Apple platforms: the same limits, frames and errors as the Linux codecs.
 ///
 /// Every frame goes through `CGImageSourceCreateThumbnailAtIndex`, which applies the EXIF
-/// orientation and, given a target size, decodes no larger than needed. Kept trivial because it
-/// cannot be compiled on Linux, where the project is tested.
+/// orientation and, given a target size, decodes no larger than needed, in the file's own colour
+/// space (ImageIO reads ICC profiles and CICP tags). With ``ColorProfileHandling/convertToSRGB``
+/// a frame in another space is drawn into an sRGB bitmap (CoreGraphics converts through the
+/// profile, at the decoded size); with ``ColorProfileHandling/keep`` it keeps its space, which
+/// UIKit and AppKit honour when they display it. The profile is reported either way. Kept trivial
+/// because it cannot be compiled on Linux, where the project is tested.
 struct ImageIODecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { true }
 
@@ -30,6 +34,7 @@ struct ImageIODecoder: ImageDecoding {
             throw .limitExceeded(context.url, .frameCount(count: count, limit: limits.maximumFrameCount))
         }
         var frames: [AnimationFrame] = []
+        var profile: ColorProfile?
         var totalPixels = 0
         for index in 0..<count {
             let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any] ?? [:]
@@ -55,12 +60,37 @@ struct ImageIODecoder: ImageDecoding {
                 kCGImageSourceShouldCacheImmediately: true,
                 kCGImageSourceThumbnailMaxPixelSize: max(min(context.targetPixelSize ?? longerSide, longerSide), 1),
             ]
-            guard let image = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
+            guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO could not decode frame \(index + 1)")
             }
+            if index == 0 { profile = Self.profile(of: decoded) }
+            let image = context.colorProfileHandling == .convertToSRGB ? Self.inSRGB(decoded) : decoded
             frames.append(AnimationFrame(image: Self.platformImage(image), duration: Self.duration(properties)))
         }
-        return ImageContainer(image: frames[0].image, format: context.format, frames: frames.count > 1 ? frames : [])
+        var container = ImageContainer(image: frames[0].image, format: context.format, frames: frames.count > 1 ? frames : [])
+        container.colorProfile = profile
+        container.colorProfileHandling = profile != nil ? context.colorProfileHandling : .convertToSRGB
+        return container
+    }
+
+    /// The image's colour profile, unless it is sRGB (or has none).
+    private static func profile(of image: CGImage) -> ColorProfile? {
+        guard let space = image.colorSpace, space.name != CGColorSpace.sRGB, let data = space.copyICCData() as Data? else {
+            return nil
+        }
+        return try? ColorProfile(iccData: data)
+    }
+
+    /// `image` drawn into 8-bit sRGB when it is in another colour space; CoreGraphics converts the
+    /// colours on the way (and premultiplies, as the pipeline's bitmaps on Apple platforms are).
+    private static func inSRGB(_ image: CGImage) -> CGImage {
+        guard let space = image.colorSpace, space.name != CGColorSpace.sRGB, let sRGB = CGColorSpace(name: CGColorSpace.sRGB),
+            let context = CGContext(
+                data: nil, width: image.width, height: image.height, bitsPerComponent: 8, bytesPerRow: 0, space: sRGB,
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue)
+        else { return image }
+        context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
+        return context.makeImage() ?? image
     }
 
     private static func platformImage(_ image: CGImage) -> PlatformImage {
