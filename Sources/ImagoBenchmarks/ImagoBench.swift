@@ -112,6 +112,10 @@ struct BenchmarkGroup: Sendable {
         BenchmarkGroup(name: "thumbnail-processor", summary: "Lanczos shrink beside Pillow") { context in
             try CodecBenchmark.thumbnail(context)
         },
+        BenchmarkGroup(name: "colour-profile", summary: "a 12 MP JPEG with a colour profile beside the same without one") {
+            context in
+            try ColorProfileBenchmark.run(context)
+        },
         BenchmarkGroup(name: "thumbnails", summary: "thumbnails of whole files beside libvips and Pillow, child processes") {
             context in
             try ThumbnailBenchmark.run(context)
