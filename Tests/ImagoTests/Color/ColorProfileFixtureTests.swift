@@ -95,4 +95,18 @@ struct ColorProfileFixtureTests {
         #expect(container.colorProfile == nil)
         #expect(container.repairs.map(\.description).contains { $0.contains("maximumColorProfileSize") }, "\(container.repairs)")
     }
+
+    /// Alpha survives the 16-bit path: a 16-bit RGBA PNG given a profile keeps the alpha it has
+    /// without one.
+    @Test func sixteenBitAlphaIsCopiedThroughTheTransform() throws {
+        let plain = try Fixture.data("png-rgba16.png")
+        let profile = try ColorProfileReaderTests.profile(of: "adobergb.jpg")
+        let tagged = try ColorProfileEmbedder.embed(profile, in: plain, format: .png)
+        let converted = try ImageDecoder.decode(tagged)
+        #expect(converted.colorProfile?.name == "Compatible with Adobe RGB (1998)")
+        let a = try converted.bitmap(), b = try ImageDecoder.decode(plain).bitmap()
+        let alphas = stride(from: 3, to: a.pixels.count, by: 4)
+        #expect(alphas.allSatisfy { abs(Int(a.pixels[$0]) - Int(b.pixels[$0])) <= 1 }, "alpha changed")
+        #expect(a.pixels != b.pixels, "the colours were not converted")
+    }
 }
