@@ -19,6 +19,12 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     /// are sRGB (converted through it, or there was none), ``ColorProfileHandling/keep`` when they
     /// are still in its space, and encoders write it back.
     public var colorProfileHandling: ColorProfileHandling = .convertToSRGB
+    #if os(Linux)
+    /// A conversion to sRGB the decoder left for after the thumbnail (see
+    /// `DecodingContext.defersColorConversion`); the pipeline runs it before anything else sees
+    /// the pixels (`completeColorConversion()`).
+    var pendingColorConversion: ColorTransform?
+    #endif
 
     /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still)
     /// and what a lenient decode repaired (none for a clean decode).

@@ -114,7 +114,7 @@ struct BenchmarkGroup: Sendable {
         },
         BenchmarkGroup(name: "colour-profile", summary: "a 12 MP JPEG with a colour profile beside the same without one") {
             context in
-            try ColorProfileBenchmark.run(context)
+            try await ColorProfileBenchmark.run(context)
         },
         BenchmarkGroup(name: "thumbnails", summary: "thumbnails of whole files beside libvips and Pillow, child processes") {
             context in

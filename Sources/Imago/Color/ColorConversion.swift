@@ -26,12 +26,23 @@ enum ColorConversion {
         cache: ColorTransformCache = .shared
     ) {
         let reading = EmbeddedColor.read(data, format: context.format, maximumProfileSize: context.limits.maximumColorProfileSize)
-        apply(reading, to: &container, source: source, handling: context.colorProfileHandling, cache: cache)
+        apply(reading, to: &container, source: source, context: context, cache: cache)
+    }
+
+    /// Converts as `context` says: now, or, for a still when the context defers it, left in
+    /// ``ImageContainer/pendingColorConversion`` for after the thumbnail.
+    static func apply(
+        _ reading: EmbeddedColor.Reading, to container: inout ImageContainer, source: SourceModel,
+        context: DecodingContext, cache: ColorTransformCache = .shared
+    ) {
+        apply(
+            reading, to: &container, source: source, handling: context.colorProfileHandling,
+            defers: context.defersColorConversion, cache: cache)
     }
 
     static func apply(
         _ reading: EmbeddedColor.Reading, to container: inout ImageContainer, source: SourceModel,
-        handling: ColorProfileHandling, cache: ColorTransformCache = .shared
+        handling: ColorProfileHandling, defers: Bool = false, cache: ColorTransformCache = .shared
     ) {
         container.repairs += reading.problems.map { ImageRepair(.ignoredColorProfile($0)) }
         guard let color = reading.color else { return }
@@ -64,8 +75,12 @@ enum ColorConversion {
             container.colorProfile = nil
             container.repairs.append(ImageRepair(.ignoredColorProfile(failure.description)))
         case .success(let transform):
-            container.convertPixels(with: transform)
             container.colorProfileHandling = .convertToSRGB
+            if defers && container.frames.isEmpty {
+                container.pendingColorConversion = transform
+            } else {
+                container.convertPixels(with: transform)
+            }
         }
     }
 
@@ -118,6 +133,13 @@ enum ColorConversion {
 }
 
 extension ImageContainer {
+    /// Runs the conversion the decoder deferred, if any: after the thumbnail, at the output size.
+    mutating func completeColorConversion() {
+        guard let transform = pendingColorConversion else { return }
+        pendingColorConversion = nil
+        convertPixels(with: transform)
+    }
+
     /// Whether every pixel of every frame has R = G = B (a gray image delivered as RGBA).
     fileprivate var allFramesAreGray: Bool {
         let bitmaps = frames.isEmpty ? [image.pixels] : frames.map(\.image.pixels)
@@ -136,6 +158,14 @@ extension ImageContainer {
     /// Converts the image and every frame in place through `transform`.
     fileprivate mutating func convertPixels(with transform: ColorTransform) {
         var bitmap = image.pixels
+        if frames.isEmpty {
+            // A still: drop the container's reference first, so the pixels convert in place
+            // instead of being copied (48 MB for a 12-megapixel photo).
+            image = PlatformImage(Bitmap(width: 0, height: 0))
+            transform.apply(to: &bitmap)
+            image = PlatformImage(bitmap)
+            return
+        }
         transform.apply(to: &bitmap)
         let converted = PlatformImage(bitmap)
         let firstFrameIsImage = frames.first.map { $0.image == image } ?? false

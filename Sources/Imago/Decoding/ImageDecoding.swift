@@ -38,6 +38,11 @@ public struct DecodingContext: Sendable {
     /// What to do with the colour profile the image declares: convert to sRGB (the default) or
     /// keep the pixels as stored.
     public var colorProfileHandling: ColorProfileHandling
+    /// Set by the pipeline for a thumbnail request: an 8-bit conversion to sRGB is left in
+    /// `ImageContainer.pendingColorConversion`, to run after the thumbnail at the output size (as
+    /// libvips converts), instead of on the larger shrunk-on-load image. Never set for a decode
+    /// whose result leaves the pipeline before its thumbnail step.
+    var defersColorConversion = false
 
     /// A context for decoding bytes of `format`.
     public init(

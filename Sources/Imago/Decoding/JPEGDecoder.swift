@@ -57,7 +57,8 @@ struct JPEGDecoder: ImageDecoding {
             }
             if status != IMAGO_PARTIAL { try check(status, decoder, context) }
             guard let pixels else { throw .decodingFailed(context.url, .jpeg, reason: "no pixel buffer") }
-            var bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: pixels)
+            // `consume`: the buffer has one owner, so the conversions below change it in place.
+            var bitmap = Bitmap(width: Int(width), height: Int(height), alphaMode: .opaque, pixels: consume pixels)
             if let transform = cmyk?.transform {
                 // Rows that did not decode are libjpeg's grey already: only the decoded ones convert.
                 let rows = status == IMAGO_PARTIAL ? min(max(Int(imago_jpeg_rows_decoded(decoder)), 0), Int(height)) : Int(height)
@@ -68,14 +69,14 @@ struct JPEGDecoder: ImageDecoding {
                 }
             }
             let orientation = EXIFOrientation(jpeg: bytes) ?? .up
-            var container = try ImageContainer(bitmap: orientation.apply(to: bitmap), format: .jpeg)
+            var container = try ImageContainer(bitmap: orientation.apply(to: consume bitmap), format: .jpeg)
             container.repairs = Self.repairs(status: status, height: Int(height), decoder: decoder)
             if let cmyk {
                 container.repairs += cmyk.problems.map { ImageRepair(.ignoredColorProfile($0)) }
                 if cmyk.transform != nil { container.colorProfile = cmyk.profile }
             } else {
                 let model: ColorConversion.SourceModel = header.color_model == IMAGO_JPEG_GRAY ? .gray : .rgb
-                ColorConversion.apply(colour, to: &container, source: model, handling: context.colorProfileHandling)
+                ColorConversion.apply(colour, to: &container, source: model, context: context)
             }
             return container
         }

@@ -142,7 +142,7 @@ struct PNGDecoder: ImageDecoding {
                 container.colorProfile = deep.profile
             } else {
                 let model: ColorConversion.SourceModel = imago_png_rows_is_gray(rows) != 0 ? .gray : .rgb
-                ColorConversion.apply(colour, to: &container, source: model, handling: context.colorProfileHandling)
+                ColorConversion.apply(colour, to: &container, source: model, context: context)
             }
             return (container, reducerBytes + width * channels + (deepRow == nil ? 0 : width * sourceChannels * 2))
         }

@@ -128,9 +128,11 @@ extension ImagePipeline {
             // Unknown bytes: the default decoder names what they look like (HTML, empty…).
             return try ImageDecoder.decode(data, url: request.url, limits: configuration.decodingLimits)
         }
-        let context = DecodingContext(
+        var context = DecodingContext(
             format: format, url: request.url, limits: configuration.decodingLimits,
             targetPixelSize: request.thumbnailPixelSize, colorProfileHandling: request.colorProfileHandling)
+        // A thumbnail's colours are converted after it is made, on its pixels only (`process`).
+        context.defersColorConversion = request.thumbnailPixelSize != nil
         return try configuration.decoder.decode(data, context: context)
     }
 
@@ -148,6 +150,9 @@ extension ImagePipeline {
         if let size = request.thumbnailPixelSize {
             result = try ThumbnailProcessor(maximumPixelSize: size).process(result)
         }
+        #if os(Linux)
+        result.completeColorConversion()  // before any other processor sees the pixels
+        #endif
         for processor in request.processors {
             result = try processor.process(result)
         }
