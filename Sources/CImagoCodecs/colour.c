@@ -49,6 +49,18 @@ static void set_message(char *message, size_t capacity, const char *text) {
     if (message && capacity > 0 && message[0] == 0) snprintf(message, capacity, "%s", text);
 }
 
+/* A Little CMS context whose errors are written to `sink` (which must outlive the calls made with
+ * it); NULL, with the message set, when there is no memory for one. */
+static cmsContext open_context(struct message_sink *sink) {
+    cmsContext context = cmsCreateContext(NULL, sink);
+    if (!context) {
+        set_message(sink->message, sink->capacity, "Little CMS could not start (out of memory)");
+        return NULL;
+    }
+    cmsSetLogErrorHandlerTHR(context, log_error);
+    return context;
+}
+
 static cmsUInt32Number input_format(imago_color_layout layout) {
     switch (layout) {
     case IMAGO_COLOR_RGBA8: return TYPE_RGBA_8;
@@ -184,12 +196,8 @@ imago_color_transform *imago_color_transform_create(const uint8_t *icc, size_t s
         return NULL;
     }
     struct message_sink sink = {message, capacity};
-    cmsContext context = cmsCreateContext(NULL, &sink);
-    if (!context) {
-        set_message(message, capacity, "Little CMS could not start (out of memory)");
-        return NULL;
-    }
-    cmsSetLogErrorHandlerTHR(context, log_error);
+    cmsContext context = open_context(&sink);
+    if (!context) return NULL;
     imago_color_transform *result = NULL;
     cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
     cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
@@ -312,12 +320,8 @@ uint8_t *imago_color_rgb_profile_create(const double chromaticities[8], imago_tr
         return NULL;
     }
     struct message_sink sink = {message, capacity};
-    cmsContext context = cmsCreateContext(NULL, &sink);
-    if (!context) {
-        set_message(message, capacity, "Little CMS could not start (out of memory)");
-        return NULL;
-    }
-    cmsSetLogErrorHandlerTHR(context, log_error);
+    cmsContext context = open_context(&sink);
+    if (!context) return NULL;
     cmsCIExyY white = {chromaticities[0], chromaticities[1], 1.0};
     cmsCIExyYTRIPLE primaries = {
         {chromaticities[2], chromaticities[3], 1.0},
