@@ -35,7 +35,8 @@ extension ImagePipeline {
 
     /// Stores a processed variant on disk (JPEG when opaque, PNG otherwise) when configured to,
     /// under the original's HTTP caching: nothing when it said `no-store`, and the same expiry as
-    /// the original, with the original's fingerprint so a changed original invalidates it.
+    /// the original, with the original's fingerprint so a changed original invalidates it. Its
+    /// pixels are sRGB, or, for a request that kept the colour profile, carry that profile.
     func storeProcessed(_ container: ImageContainer, for request: ImageRequest, original: LoadedData) {
         guard configuration.storesProcessedImagesOnDisk, !container.isAnimated, request.cachePolicy.writesDisk,
             let diskCache = configuration.diskCache
@@ -48,8 +49,11 @@ extension ImagePipeline {
         let expiry = original.expiry
         scheduleDiskWrite(for: request, bytes: container.cost) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 90) : PNGEncoder()
-            try diskCache.store(
-                try encoder.encode(container.bitmap()), forKey: request.processedKey, metadata: metadata, expiry: expiry)
+            var encoded = try encoder.encode(container.bitmap())
+            #if os(Linux)
+            if let profile = container.pixelColorProfile { encoded = try profile.embedded(in: encoded, format: encoder.format) }
+            #endif
+            try diskCache.store(encoded, forKey: request.processedKey, metadata: metadata, expiry: expiry)
         }
     }
 

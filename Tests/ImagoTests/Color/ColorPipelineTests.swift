@@ -47,6 +47,40 @@ struct ColorPipelineTests {
     }
 }
 
+extension ColorPipelineTests {
+    /// Processed variants on disk are stored after conversion (no profile), or with the kept
+    /// profile for a request that keeps it; the original bytes stay as downloaded.
+    @Test func processedVariantsOnDiskAreSRGBOrCarryTheKeptProfile() async throws {
+        try await PipelineFixture.with { fixture in
+            let source = try ColorFixture.data("prophoto.png")
+            fixture.server.set("/prophoto.png", data: source, contentType: "image/png")
+            let url = fixture.server.url(for: "/prophoto.png")
+            var configuration = try fixture.configuration()
+            configuration.storesProcessedImagesOnDisk = true
+            let pipeline = ImagePipeline(configuration: configuration)
+            let converted = ImageRequest(url: url, thumbnailPixelSize: 48)
+            let kept = ImageRequest(url: url, thumbnailPixelSize: 48, colorProfileHandling: .keep)
+            _ = try await pipeline.image(for: converted)
+            _ = try await pipeline.image(for: kept)
+            await pipeline.waitForDiskWrites()
+
+            let disk = try DiskCache(directory: fixture.directory)
+            #expect(disk.data(forKey: converted.originalKey) == source)
+            let convertedBytes = try #require(disk.data(forKey: converted.processedKey))
+            #expect(ImageHeader.details(convertedBytes)?.colorProfile == nil)
+            let keptBytes = try #require(disk.data(forKey: kept.processedKey))
+            #expect(ImageHeader.details(keptBytes)?.colorProfile?.name == "ProPhoto RGB")
+
+            // A new pipeline reads the kept variant from disk with its profile.
+            var fresh = try fixture.configuration(memoryCache: false)
+            fresh.storesProcessedImagesOnDisk = true
+            let again = try await ImagePipeline(configuration: fresh).image(for: kept)
+            #expect(again.source == .disk)
+            #expect(again.container.colorProfileHandling == .keep && again.container.colorProfile?.name == "ProPhoto RGB")
+        }
+    }
+}
+
 /// A processor that remembers the pixels it was given.
 final class PixelsSeen: ImageProcessing, @unchecked Sendable {
     private let lock = NSLock()
