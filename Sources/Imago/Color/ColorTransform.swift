@@ -87,8 +87,22 @@ final class ColorTransformCache: Sendable {
         var layout: ColorTransform.Layout
     }
 
+    /// One built transform or the reason it was refused. Optionals rather than a `Result`: a
+    /// process-wide cache must hold its objects behind plain pointers, which LeakSanitizer follows
+    /// (it cannot follow a reference stored in a multi-payload enum, tagged in spare bits).
+    private struct Entry {
+        var transform: ColorTransform?
+        var failure: String?
+        var lastUse: UInt64
+
+        var result: Result<ColorTransform, ColorProfile.Failure> {
+            if let transform { return .success(transform) }
+            return .failure(ColorProfile.Failure(description: failure ?? "Little CMS refused the profile"))
+        }
+    }
+
     private struct State {
-        var entries: [Key: (result: Result<ColorTransform, ColorProfile.Failure>, lastUse: UInt64)] = [:]
+        var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
         var builds = 0
     }
@@ -114,7 +128,10 @@ final class ColorTransformCache: Sendable {
         state.withLock { state in
             state.builds += 1
             state.clock &+= 1
-            state.entries[key] = (built, state.clock)
+            switch built {
+            case .success(let transform): state.entries[key] = Entry(transform: transform, failure: nil, lastUse: state.clock)
+            case .failure(let failure): state.entries[key] = Entry(transform: nil, failure: failure.description, lastUse: state.clock)
+            }
             if state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.entries.removeValue(forKey: oldest.key)
             }

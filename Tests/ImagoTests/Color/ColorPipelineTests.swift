@@ -53,13 +53,15 @@ extension ColorPipelineTests {
     @Test func processedVariantsOnDiskAreSRGBOrCarryTheKeptProfile() async throws {
         try await PipelineFixture.with { fixture in
             let source = try ColorFixture.data("prophoto.png")
-            fixture.server.set("/prophoto.png", data: source, contentType: "image/png")
-            let url = fixture.server.url(for: "/prophoto.png")
+            // Two URLs: a variant is stored when its original comes from the network, and the second
+            // request for one URL might find the original on disk already.
+            fixture.server.set("/converted.png", data: source, contentType: "image/png")
+            fixture.server.set("/kept.png", data: source, contentType: "image/png")
             var configuration = try fixture.configuration()
             configuration.storesProcessedImagesOnDisk = true
             let pipeline = ImagePipeline(configuration: configuration)
-            let converted = ImageRequest(url: url, thumbnailPixelSize: 48)
-            let kept = ImageRequest(url: url, thumbnailPixelSize: 48, colorProfileHandling: .keep)
+            let converted = ImageRequest(url: fixture.server.url(for: "/converted.png"), thumbnailPixelSize: 48)
+            let kept = ImageRequest(url: fixture.server.url(for: "/kept.png"), thumbnailPixelSize: 48, colorProfileHandling: .keep)
             _ = try await pipeline.image(for: converted)
             _ = try await pipeline.image(for: kept)
             await pipeline.waitForDiskWrites()
