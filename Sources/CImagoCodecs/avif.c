@@ -1,5 +1,6 @@
 /* libavif: still and animated AVIF, decoded frame by frame to RGBA8. */
 #if defined(__linux__)
+#include "requirements.h"
 #include "CImagoHEIFAVIF.h"
 
 #include <stdio.h>

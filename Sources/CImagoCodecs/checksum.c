@@ -1,4 +1,5 @@
 /* CRC-32C for the disk cache: see include/CImagoChecksum.h. */
+#include "requirements.h"
 #include "CImagoChecksum.h"
 
 #include <string.h>

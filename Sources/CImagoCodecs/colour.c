@@ -1,6 +1,7 @@
 /* Little CMS 2 behind a few calls: transforms from a file's profile to sRGB, and RGB profiles built
  * from chromaticities and a transfer curve. */
 #if defined(__linux__) /* Apple platforms convert with ImageIO and CoreGraphics. */
+#include "requirements.h"
 #include "CImagoColor.h"
 
 #include <lcms2.h>

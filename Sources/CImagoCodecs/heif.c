@@ -1,5 +1,6 @@
 /* libheif: the primary image of a HEIF/HEIC file, decoded to RGBA8 with its transformations. */
 #if defined(__linux__)
+#include "requirements.h"
 #include "CImagoHEIFAVIF.h"
 
 #include <stdio.h>

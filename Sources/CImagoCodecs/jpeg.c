@@ -1,5 +1,6 @@
 /* libjpeg-turbo behind setjmp: decoding to RGBA with limits, encoding from RGBX. */
 #if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
+#include "requirements.h"
 #include "CImagoCodecs.h"
 
 #include <setjmp.h>

@@ -1,6 +1,7 @@
 /* libpng: the row API behind setjmp (streamed decoding), and the simplified API (png_image_*) for
  * interlaced files and encoding, with the macros Swift cannot see. */
 #if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
+#include "requirements.h"
 #include "CImagoCodecs.h"
 
 #include <stdio.h>

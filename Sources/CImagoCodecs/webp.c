@@ -1,5 +1,6 @@
 /* libwebp (stills) and libwebpdemux's WebPAnimDecoder (animations) behind bounds-checked shims. */
 #if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
+#include "requirements.h"
 #include "CImagoWebP.h"
 
 #include <stdio.h>
