@@ -27,38 +27,39 @@ public enum ColorDifference {
         let count = a.width * a.height
         for pixel in 0..<count {
             let x = overWhite(a, pixel), y = overWhite(b, pixel)
-            for channel in 0..<3 {
-                let difference = x[channel] - y[channel]
-                squares += difference * difference
-            }
+            squares += (x.0 - y.0) * (x.0 - y.0) + (x.1 - y.1) * (x.1 - y.1) + (x.2 - y.2) * (x.2 - y.2)
         }
         let mean = squares / Double(max(count * 3, 1))
         return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
     }
 
-    /// The pixel's R, G, B (0...255) composited over white.
-    private static func overWhite(_ bitmap: Bitmap, _ pixel: Int) -> [Double] {
+    /// The pixel's R, G, B (0...255) composited over white. Tuples, not arrays: nothing is
+    /// allocated per pixel.
+    private static func overWhite(_ bitmap: Bitmap, _ pixel: Int) -> (Double, Double, Double) {
         let index = pixel * 4
         let alpha = Double(bitmap.pixels[index + 3]) / 255
-        return (0..<3).map { channel in
-            let value = Double(bitmap.pixels[index + channel])
+        func channel(_ offset: Int) -> Double {
+            let value = Double(bitmap.pixels[index + offset])
             switch bitmap.alphaMode {
             case .opaque: return value
             case .straight: return value * alpha + 255 * (1 - alpha)
             case .premultiplied: return value + 255 * (1 - alpha)
             }
         }
+        return (channel(0), channel(1), channel(2))
     }
 
     /// CIE L*a*b* (D65) of an sRGB pixel.
     private static func lab(_ bitmap: Bitmap, _ pixel: Int) -> (Double, Double, Double) {
-        let rgb = overWhite(bitmap, pixel).map { value -> Double in
+        func linear(_ value: Double) -> Double {
             let c = value / 255
             return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
         }
-        let x = (0.4124564 * rgb[0] + 0.3575761 * rgb[1] + 0.1804375 * rgb[2]) / 0.95047
-        let y = 0.2126729 * rgb[0] + 0.7151522 * rgb[1] + 0.0721750 * rgb[2]
-        let z = (0.0193339 * rgb[0] + 0.1191920 * rgb[1] + 0.9503041 * rgb[2]) / 1.08883
+        let encoded = overWhite(bitmap, pixel)
+        let (r, g, b) = (linear(encoded.0), linear(encoded.1), linear(encoded.2))
+        let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+        let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
         func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
         return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
     }
