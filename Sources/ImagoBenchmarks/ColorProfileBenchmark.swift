@@ -9,6 +9,9 @@ import ImagoTestSupport
 /// - `ImageDecoder.decode(_:targetPixelSize:)` then `ThumbnailProcessor`, where the conversion runs
 ///   at the DCT-scaled size, as it must for a caller that decodes by itself;
 /// - a full decode, every pixel converted.
+///
+/// The source is the benchmarks' generated 12 MP picture, or the JPEG named by `IMAGO_BENCH_PHOTO`
+/// (a phone-sized photograph: its entropy decoding costs more, so the conversion's share is smaller).
 enum ColorProfileBenchmark {
     static let target = 256
 
@@ -21,12 +24,18 @@ enum ColorProfileBenchmark {
         guard let source = try? Data(contentsOf: fixture), let profile = ImageHeader.details(source)?.colorProfile else {
             throw BenchmarkSkip(message: "colour-profile: no Display P3 fixture at \(fixture.path)")
         }
-        let (width, height) = context.quick ? (400, 300) : (CodecBenchmark.width, CodecBenchmark.height)
-        let plain = try Fixtures.jpeg(width: width, height: height)
+        let photo = ProcessInfo.processInfo.environment["IMAGO_BENCH_PHOTO"].flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let plain = try photo ?? Fixtures.jpeg(
+            width: context.quick ? 400 : CodecBenchmark.width, height: context.quick ? 300 : CodecBenchmark.height)
+        guard let header = ImageHeader.probe(plain), header.format == .jpeg else {
+            throw BenchmarkSkip(message: "colour-profile: IMAGO_BENCH_PHOTO is not a JPEG")
+        }
+        let (width, height) = (header.width, header.height)
         let tagged = try profile.embedded(in: plain, format: .jpeg)
         let check = try ImageDecoder.decode(tagged, targetPixelSize: target)
         precondition(check.colorProfile == profile, "the tagged JPEG did not decode through its profile")
-        let size = width * height >= 1_000_000 ? String(format: "%.0f MP", Double(width * height) / 1e6) : "\(width)x\(height)"
+        let size = (width * height >= 1_000_000 ? String(format: "%.0f MP", Double(width * height) / 1e6) : "\(width)x\(height)")
+            + (photo == nil ? "" : " photo (\(plain.count / 1024) KB)")
         let baselineName = "the same JPEG without a profile"
         var figures: [Figure] = []
 
