@@ -70,17 +70,13 @@ static cmsUInt32Number input_format(imago_color_layout layout) {
     case IMAGO_COLOR_CMYK8_INVERTED: return TYPE_CMYK_8_REV;
     case IMAGO_COLOR_RGB16BE: return TYPE_RGB_16_SE;
     case IMAGO_COLOR_RGBA16BE: return TYPE_RGBA_16_SE;
-    case IMAGO_COLOR_GRAY16BE: return TYPE_GRAY_16_SE;
-    case IMAGO_COLOR_GRAYA16BE: return TYPE_GRAYA_16_SE;
     }
     return 0;
 }
 
 static cmsColorSpaceSignature input_space(imago_color_layout layout) {
     switch (layout) {
-    case IMAGO_COLOR_GRAY_IN_RGBA8:
-    case IMAGO_COLOR_GRAY16BE:
-    case IMAGO_COLOR_GRAYA16BE: return cmsSigGrayData;
+    case IMAGO_COLOR_GRAY_IN_RGBA8: return cmsSigGrayData;
     case IMAGO_COLOR_CMYK8:
     case IMAGO_COLOR_CMYK8_INVERTED: return cmsSigCmykData;
     default: return cmsSigRgbData;
@@ -253,25 +249,11 @@ void imago_color_transform_apply(const imago_color_transform *transform, const v
     case IMAGO_COLOR_CMYK8:
     case IMAGO_COLOR_CMYK8_INVERTED:
     case IMAGO_COLOR_RGB16BE:
-    case IMAGO_COLOR_GRAY16BE:
         for (size_t y = 0; y < rows; y++) {
             uint8_t *row = output + y * output_stride;
             for (size_t x = 0; x < width; x++) row[x * 4 + 3] = 255;
         }
         break;
-    case IMAGO_COLOR_GRAYA16BE: {
-        /* Little CMS copies no alpha from one extra channel to another of another count: take the
-         * high byte of each 16-bit alpha, as 16-to-8-bit conversion does elsewhere. */
-        for (size_t y = 0; y < rows; y++) {
-            const uint8_t *in = (const uint8_t *)input + y * input_stride;
-            uint8_t *row = output + y * output_stride;
-            for (size_t x = 0; x < width; x++) {
-                unsigned alpha = (unsigned)in[x * 4 + 2] << 8 | in[x * 4 + 3];
-                row[x * 4 + 3] = (uint8_t)((alpha * 255u + 32767u) / 65535u);
-            }
-        }
-        break;
-    }
     default:
         break;
     }

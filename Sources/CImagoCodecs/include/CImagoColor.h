@@ -21,8 +21,6 @@ typedef enum {
     IMAGO_COLOR_CMYK8_INVERTED = 4, /* C, M, Y, K bytes, 255 = no ink (Adobe files); in place too */
     IMAGO_COLOR_RGB16BE = 5,        /* R, G, B big-endian 16-bit samples (PNG rows); never in place */
     IMAGO_COLOR_RGBA16BE = 6,       /* R, G, B, A big-endian 16-bit samples; never in place */
-    IMAGO_COLOR_GRAY16BE = 7,       /* one big-endian 16-bit gray sample a pixel; never in place */
-    IMAGO_COLOR_GRAYA16BE = 8,      /* gray, alpha: big-endian 16-bit samples; never in place */
 } imago_color_layout;
 
 /* A Little CMS transform from one profile to sRGB for one input layout. Opaque to Swift. Built

@@ -95,6 +95,9 @@ enum ColorProfileEmbedder {
         let firstType = String(decoding: bytes[12..<16], as: UTF8.self)
         var chunks: [UInt8]
         if firstType == "VP8X" {
+            guard bytes.count >= 30 else {
+                throw .encodingFailed(.webp, reason: "cannot write the colour profile: the WebP's VP8X chunk is cut short")
+            }
             // Flags byte: bit 5 (0x20) says an ICC profile follows.
             var extended = Array(bytes[12..<30])
             extended[8] |= 0x20

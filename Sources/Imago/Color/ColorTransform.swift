@@ -14,7 +14,7 @@ final class ColorTransform: @unchecked Sendable {
 
     /// How the pixels handed to ``apply(input:inputStride:output:outputStride:width:rows:)`` are laid out.
     enum Layout: Sendable, Hashable {
-        case rgba8, grayInRGBA8, cmyk8, cmyk8Inverted, rgb16BE, rgba16BE, gray16BE, grayAlpha16BE
+        case rgba8, grayInRGBA8, cmyk8, cmyk8Inverted, rgb16BE, rgba16BE
 
         var cValue: imago_color_layout {
             switch self {
@@ -24,8 +24,6 @@ final class ColorTransform: @unchecked Sendable {
             case .cmyk8Inverted: IMAGO_COLOR_CMYK8_INVERTED
             case .rgb16BE: IMAGO_COLOR_RGB16BE
             case .rgba16BE: IMAGO_COLOR_RGBA16BE
-            case .gray16BE: IMAGO_COLOR_GRAY16BE
-            case .grayAlpha16BE: IMAGO_COLOR_GRAYA16BE
             }
         }
     }

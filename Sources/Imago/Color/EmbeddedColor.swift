@@ -29,13 +29,17 @@ enum EmbeddedColor: Sendable, Hashable {
         case .webp: return readWebP(data, maximumProfileSize: maximumProfileSize)
         case .heif, .avif:
             guard let header = try? ISOBMFFHeader.parse(data) else { return Reading() }
-            var reading = Reading(color: header.color)
-            if case .icc(let profile) = header.color, profile.count > maximumProfileSize {
-                reading = Reading(color: nil, problems: [tooLarge(profile.count, maximumProfileSize)])
-            }
-            return reading
+            return read(header, maximumProfileSize: maximumProfileSize)
         default: return Reading()
         }
+    }
+
+    /// The colour of a HEIF or AVIF file whose boxes were already read.
+    static func read(_ header: ISOBMFFHeader, maximumProfileSize: Int) -> Reading {
+        if case .icc(let profile) = header.color, profile.count > maximumProfileSize {
+            return Reading(color: nil, problems: [tooLarge(profile.count, maximumProfileSize)])
+        }
+        return Reading(color: header.color)
     }
 
     static func tooLarge(_ size: Int, _ limit: Int) -> String {

@@ -11,7 +11,7 @@ struct AVIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .avif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        _ = try ISOBMFFHeader.checked(data, context: context)
+        let boxes = try ISOBMFFHeader.checked(data, context: context)
         let limits = context.limits
         return try data.withBytes { bytes throws(ImagePipeline.Error) in
             var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
@@ -71,7 +71,8 @@ struct AVIFDecoder: ImageDecoding {
                 throw .decodingFailed(context.url, .avif, reason: "the file holds no image")
             }
             var container = ImageContainer(image: first.image, format: .avif, frames: frames.count > 1 ? frames : [])
-            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
+            let colour = EmbeddedColor.read(boxes, maximumProfileSize: context.limits.maximumColorProfileSize)
+            ColorConversion.apply(colour, to: &container, source: .unknown, context: context)
             return container
         }
     }

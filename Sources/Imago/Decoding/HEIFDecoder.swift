@@ -11,7 +11,7 @@ struct HEIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .heif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        _ = try ISOBMFFHeader.checked(data, context: context)
+        let boxes = try ISOBMFFHeader.checked(data, context: context)
         return try data.withBytes { bytes throws(ImagePipeline.Error) in
             var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
             var status: Int32 = 0
@@ -45,7 +45,8 @@ struct HEIFDecoder: ImageDecoding {
             let bitmap = Bitmap(
                 width: Int(width), height: Int(height), alphaMode: hasAlpha != 0 ? .straight : .opaque, pixels: pixels)
             var container = try ImageContainer(bitmap: bitmap, format: .heif)
-            ColorConversion.apply(to: &container, data: data, source: .unknown, context: context)
+            let colour = EmbeddedColor.read(boxes, maximumProfileSize: context.limits.maximumColorProfileSize)
+            ColorConversion.apply(colour, to: &container, source: .unknown, context: context)
             return container
         }
     }

@@ -50,6 +50,30 @@ struct ColorProfileKeepTests {
         }
     }
 
+    /// `ColorProfile.embedded(in:format:)` is public: bytes that are not a file of the format, or
+    /// are cut short, are an error that says so, never a trap.
+    @Test(arguments: [
+        (ImageFormat.jpeg, [UInt8]("not a jpeg".utf8)),
+        (.png, [0x89, 0x50, 0x4E, 0x47]),
+        (.webp, Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8X\u{0A}\u{0}".utf8)),
+        (.webp, Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 \u{0}\u{0}\u{0}\u{0}".utf8)),
+    ])
+    func embeddingIntoBytesOfAnotherKindIsAnError(_ format: ImageFormat, _ bytes: [UInt8]) throws {
+        let profile = try ColorProfile(iccData: ColorProfileReaderTests.profile(of: "adobergb.jpg"))
+        #expect(throws: ImagePipeline.Error.self, "\(format)") { try profile.embedded(in: Data(bytes), format: format) }
+        #expect(try profile.embedded(in: Data(bytes), format: .gif) == Data(bytes))  // a format with no profile: unchanged
+    }
+
+    /// A CMYK JPEG whose profile is for RGB keeps the browsers' formula, with a repair.
+    @Test func aCMYKJPEGWithAnRGBProfileUsesTheFormula() throws {
+        let plain = try Fixture.data("jpeg-cmyk.jpg")
+        let tagged = try ColorProfileEmbedder.embed(ColorProfileReaderTests.profile(of: "adobergb.jpg"), in: plain, format: .jpeg)
+        let decoded = try ImageDecoder.decode(tagged)
+        #expect(decoded.colorProfile == nil)
+        #expect(decoded.repairs.map(\.description).contains { $0.contains("the image's are CMYK") }, "\(decoded.repairs)")
+        #expect(try decoded.bitmap() == ImageDecoder.decode(plain).bitmap())
+    }
+
     @Test func processingKeepsTheProfile() throws {
         let kept = try ImageDecoder.decode(ColorFixture.data("displayp3.png"), colorProfileHandling: .keep)
         let resized = try ResizeProcessor(size: PixelSize(width: 40, height: 30), contentMode: .aspectFit).process(kept)
