@@ -1,8 +1,17 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Our own targets: Swift 6 language mode (the tools-version default) and no warnings.
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// `IMAGO_SANITIZE=thread` or `=address` compiles and links our own targets (not the dependencies)
+/// with that sanitizer: CI's sanitizer stages build in the ordinary `.build` and so reuse the
+/// dependencies the debug build compiled (.ci/run, README "Development"). Unset everywhere else.
+let sanitizer = Context.environment["IMAGO_SANITIZE"].flatMap { ["thread", "address"].contains($0) ? $0 : nil }
+
+/// Our own targets: Swift 6 language mode (the tools-version default), no warnings, and the
+/// sanitizer when one is asked for.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)] + (sanitizer.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? [])
+let strictC: [CSetting] = [.treatAllWarnings(as: .error)] + (sanitizer.map { [.unsafeFlags(["-fsanitize=\($0)"])] } ?? [])
+/// Every product links Imago, so its linker settings bring in the sanitizer's runtime.
+let sanitizerLinking: [LinkerSetting] = sanitizer.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
 
 let package = Package(
     name: "Imago",
@@ -49,7 +58,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: sanitizerLinking
         ),
         .target(
             name: "ImagoTestSupport",
@@ -110,7 +120,7 @@ let package = Package(
         // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
             name: "CImagoCodecs",
-            cSettings: [.treatAllWarnings(as: .error)],
+            cSettings: strictC,
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                 .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
