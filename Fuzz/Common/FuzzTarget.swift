@@ -93,10 +93,10 @@ enum FuzzTarget {
             headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value
         }
 
-        let validators = HTTPValidators(responseHeaders: headers)
+        let validators = HTTPCacheHeaders(responseHeaders: headers)
         _ = validators.lifetime
         _ = validators.conditionalRequestHeaders
-        _ = HTTPValidators(metadata: validators.metadata)
+        _ = HTTPCacheHeaders(metadata: validators.metadata)
 
         let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
         if let value = headers["retry-after"] { _ = DownloadValidator.retryAfter(value, now: now) }

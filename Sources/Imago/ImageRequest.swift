@@ -17,9 +17,12 @@ public struct ImageRequest: Sendable {
     /// redirect leads to another origin. `Authorization`, `Proxy-Authorization` and `Cookie`
     /// always are. Default: none.
     public var credentialHeaderNames: Set<String> = []
-    /// When set, the image is scaled down so its longer side is at most this many pixels; JPEGs
-    /// are decoded at a reduced scale so the full-size image is never held.
-    public var thumbnailPixelSize: Int? {
+    /// When set, a thumbnail: the image is scaled down so its longer side is at most this many
+    /// pixels, and decoded at a reduced scale (shrink-on-load) so the full-size image is never
+    /// held. A ``ThumbnailProcessor`` first among ``processors`` does exactly the same, under the
+    /// same cache key. The one name Imago gives "the longest side I need", as ImageIO's
+    /// `kCGImageSourceThumbnailMaxPixelSize` does. Default: `nil`.
+    public var maximumPixelSize: Int? {
         didSet { keys = CacheKeys(self) }
     }
     /// Processors applied in order after decoding (and after the thumbnail).
@@ -47,14 +50,14 @@ public struct ImageRequest: Sendable {
 
     /// A request for `url`.
     public init(
-        url: URL, headers: [String: String] = [:], thumbnailPixelSize: Int? = nil,
+        url: URL, headers: [String: String] = [:], maximumPixelSize: Int? = nil,
         processors: [any ImageProcessing] = [], cachePolicy: CachePolicy = .useCache,
         priority: Priority = .normal, cacheKeyOverride: String? = nil,
         colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) {
         self.url = url
         self.headers = headers
-        self.thumbnailPixelSize = thumbnailPixelSize
+        self.maximumPixelSize = maximumPixelSize
         self.processors = processors
         self.cachePolicy = cachePolicy
         self.priority = priority
@@ -65,12 +68,12 @@ public struct ImageRequest: Sendable {
 
     /// A request for the URL and headers of `urlRequest`.
     public init(
-        urlRequest: URLRequest, thumbnailPixelSize: Int? = nil, processors: [any ImageProcessing] = [],
+        urlRequest: URLRequest, maximumPixelSize: Int? = nil, processors: [any ImageProcessing] = [],
         cachePolicy: CachePolicy = .useCache, priority: Priority = .normal
     ) {
         self.init(
             url: urlRequest.url ?? URL(string: "about:blank")!,
-            headers: urlRequest.allHTTPHeaderFields ?? [:], thumbnailPixelSize: thumbnailPixelSize,
+            headers: urlRequest.allHTTPHeaderFields ?? [:], maximumPixelSize: maximumPixelSize,
             processors: processors, cachePolicy: cachePolicy, priority: priority)
     }
 
@@ -100,8 +103,8 @@ public struct ImageRequest: Sendable {
             original = CacheKey.original(request.cacheKeyOverride ?? request.url.absoluteString)
             var key = original
             var isFirst = true
-            if let thumbnailPixelSize = request.thumbnailPixelSize {
-                key.appendStep(ThumbnailProcessor(maximumPixelSize: thumbnailPixelSize).identifier, isFirst: true)
+            if let maximumPixelSize = request.maximumPixelSize {
+                key.appendStep(ThumbnailProcessor(maximumPixelSize: maximumPixelSize).identifier, isFirst: true)
                 isFirst = false
             }
             for processor in request.processors {
@@ -116,7 +119,18 @@ public struct ImageRequest: Sendable {
     }
 
     /// Whether any transformation applies after decoding.
-    public var isProcessed: Bool { thumbnailPixelSize != nil || !processors.isEmpty }
+    public var isProcessed: Bool { maximumPixelSize != nil || !processors.isEmpty }
+
+    /// The thumbnail's longer side: ``maximumPixelSize``, or a ``ThumbnailProcessor``'s when one
+    /// comes first among ``processors``. The image is decoded for it (shrink-on-load).
+    var thumbnailSize: Int? {
+        maximumPixelSize ?? (processors.first as? ThumbnailProcessor)?.maximumPixelSize
+    }
+
+    /// The processors that run after the thumbnail (``thumbnailSize``) is made.
+    var processorsAfterThumbnail: ArraySlice<any ImageProcessing> {
+        maximumPixelSize == nil && processors.first is ThumbnailProcessor ? processors.dropFirst() : processors[...]
+    }
 }
 
 extension ImageRequest {

@@ -30,7 +30,7 @@ enum CoalescingBenchmark {
         func load(_ indices: [Int]) async throws -> Outcome {
             let decoder = CountingDecoder()
             var configuration = ImagePipeline.Configuration(connectivity: .alwaysReachable)
-            configuration.decoder = decoder
+            configuration.decoders.register(decoder)
             let pipeline = ImagePipeline(configuration: configuration)
             let before = server.totalRequestCount
             var memoryHits = 0

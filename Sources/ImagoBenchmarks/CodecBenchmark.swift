@@ -35,7 +35,7 @@ enum CodecBenchmark {
                 var image: ImageContainer?
                 let faults = resourceUsage(children: false).ru_minflt
                 let wall = ContinuousClock.now
-                let cpu = try threadCPUTime { image = try ImageDecoder.decode(jpeg, targetPixelSize: targetSize) }
+                let cpu = try threadCPUTime { image = try ImageDecoder.decode(jpeg, maximumPixelSize: targetSize) }
                 wallSamples.append((ContinuousClock.now - wall).seconds * 1000)
                 faultSamples.append(Double(resourceUsage(children: false).ru_minflt - faults))
                 precondition((image?.pixelSize.width ?? 0) > 0)
@@ -63,7 +63,7 @@ enum CodecBenchmark {
             wallSamples.removeAll()
             faultSamples.removeAll()
             let m = try Interleaved(repetitions: repetitions).run(contenders)
-            let decoded = try ImageDecoder.decode(jpeg, targetPixelSize: targetSize).pixelSize
+            let decoded = try ImageDecoder.decode(jpeg, maximumPixelSize: targetSize).pixelSize
             let megapixels = width * height >= 1_000_000 ? String(format: "%.0f MP", Double(width * height) / 1e6) : "\(width)x\(height)"
             let label =
                 targetSize.map { "JPEG \(megapixels) decode, target \($0) (→ \(decoded)): CPU" }

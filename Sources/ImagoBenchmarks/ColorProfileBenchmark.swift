@@ -5,8 +5,8 @@ import ImagoTestSupport
 /// What colour management costs: a 12-megapixel JPEG carrying a Display P3 profile against the same
 /// file without it, interleaved, medians of CPU time:
 /// - through the pipeline, thumbnailed to 256 (decoded at the DCT scale, thumbnailed, then
-///   converted at the output size), the path of `ImageRequest(url:thumbnailPixelSize:)`;
-/// - `ImageDecoder.decode(_:targetPixelSize:)` then `ThumbnailProcessor`, where the conversion runs
+///   converted at the output size), the path of `ImageRequest(url:maximumPixelSize:)`;
+/// - `ImageDecoder.decode(_:maximumPixelSize:)` then `ThumbnailProcessor`, where the conversion runs
 ///   at the DCT-scaled size, as it must for a caller that decodes by itself;
 /// - a full decode, every pixel converted.
 ///
@@ -32,7 +32,7 @@ enum ColorProfileBenchmark {
         }
         let (width, height) = (header.width, header.height)
         let tagged = try profile.embedded(in: plain, format: .jpeg)
-        let check = try ImageDecoder.decode(tagged, targetPixelSize: target)
+        let check = try ImageDecoder.decode(tagged, maximumPixelSize: target)
         precondition(check.colorProfile == profile, "the tagged JPEG did not decode through its profile")
         let size = (width * height >= 1_000_000 ? String(format: "%.0f MP", Double(width * height) / 1e6) : "\(width)x\(height)")
             + (photo == nil ? "" : " photo (\(plain.count / 1024) KB)")
@@ -44,7 +44,7 @@ enum ColorProfileBenchmark {
             dataLoader: MemoryLoader(files: ["/tagged.jpg": tagged, "/plain.jpg": plain]), memoryCache: nil))
         func throughPipeline(_ path: String) -> () async throws -> Double {
             {
-                let request = ImageRequest(url: URL(string: "http://bench.invalid\(path)")!, thumbnailPixelSize: target)
+                let request = ImageRequest(url: URL(string: "http://bench.invalid\(path)")!, maximumPixelSize: target)
                 return try await processCPUTime { _ = try await pipeline.image(for: request) } * 1000
             }
         }
@@ -62,7 +62,7 @@ enum ColorProfileBenchmark {
             func measure(_ data: Data) -> () throws -> Double {
                 {
                     try threadCPUTime {
-                        let decoded = try ImageDecoder.decode(data, targetPixelSize: targetSize)
+                        let decoded = try ImageDecoder.decode(data, maximumPixelSize: targetSize)
                         if let targetSize {
                             _ = try ThumbnailProcessor(maximumPixelSize: targetSize).process(decoded)
                         }
@@ -73,7 +73,7 @@ enum ColorProfileBenchmark {
             _ = try contenders.map { try $0() }
             let m = try Interleaved(repetitions: context.repetitions).run(contenders)
             let name =
-                targetSize.map { "JPEG \(size) with a Display P3 profile, decode(targetPixelSize: \($0)) + ThumbnailProcessor (converted at the DCT-scaled size): CPU" }
+                targetSize.map { "JPEG \(size) with a Display P3 profile, decode(maximumPixelSize: \($0)) + ThumbnailProcessor (converted at the DCT-scaled size): CPU" }
                 ?? "JPEG \(size) with a Display P3 profile, full decode (every pixel converted): CPU"
             figures.append(
                 Figure(

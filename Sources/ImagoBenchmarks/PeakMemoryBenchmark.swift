@@ -70,13 +70,13 @@ enum PeakMemoryBenchmark {
         else { throw BenchmarkFailure(message: "usage: \(childFlag) BASE-URL COUNT TARGET") }
         let decoder = CountingDecoder()
         var configuration = ImagePipeline.Configuration()
-        configuration.decoder = decoder
+        configuration.decoders.register(decoder)
         let pipeline = ImagePipeline(configuration: configuration)
         let idle = status("VmHWM")
         let seconds = try await time {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<count {
-                    let request = ImageRequest(url: base.appendingPathComponent("\(index).jpg"), thumbnailPixelSize: target)
+                    let request = ImageRequest(url: base.appendingPathComponent("\(index).jpg"), maximumPixelSize: target)
                     group.addTask {
                         let response = try await pipeline.image(for: request)
                         precondition(max(response.container.pixelSize.width, response.container.pixelSize.height) == target)

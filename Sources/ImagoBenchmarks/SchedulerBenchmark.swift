@@ -4,7 +4,7 @@ import ImagoTestSupport
 import Synchronization
 
 /// Target 10: the download queue with 1,000 and with 100,000 jobs waiting behind one running job,
-/// through the public `Scheduler`: enqueueing every job (a task calling `run`, parked until a
+/// through `Scheduler` (package access): enqueueing every job (a task calling `run`, parked until a
 /// slot frees), moving every waiting job to another priority (`Ticket.updatePriority`), and
 /// starting them all one after another as each finishes. Reported in µs per job at 100k beside
 /// the same at 1k; O(log n) operations give a ratio near log(100k)/log(1k) = 1.67, linear ones

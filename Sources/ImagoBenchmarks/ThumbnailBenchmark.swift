@@ -71,7 +71,7 @@ enum ThumbnailBenchmark {
         var limits = DecodingLimits()
         limits.maximumEncodedSize = 1 << 30  // the 48 MP PNG may be larger than the 50 MiB default
         let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        let decoded = try ImageDecoder.decode(data, limits: limits, targetPixelSize: target)
+        let decoded = try ImageDecoder.decode(data, limits: limits, maximumPixelSize: target)
         let thumbnail = try ThumbnailProcessor(maximumPixelSize: target).process(decoded)
         let size = thumbnail.pixelSize
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

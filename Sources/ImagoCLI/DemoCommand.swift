@@ -62,7 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
             if !json { print("Imago demo: \(gallery.summary), served from \(server.baseURL.absoluteString)\n") }
 
             let requests = gallery.items.map {
-                ImageRequest(url: server.url(for: $0.path), thumbnailPixelSize: thumbnail > 0 ? thumbnail : nil)
+                ImageRequest(url: server.url(for: $0.path), maximumPixelSize: thumbnail > 0 ? thumbnail : nil)
             }
             let first = ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: cacheDirectory)))
             let progress = ProgressBar(total: requests.count, label: "pass 1", enabled: !json)

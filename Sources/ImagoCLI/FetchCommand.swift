@@ -29,7 +29,7 @@ struct FetchCommand: AsyncParsableCommand {
     var noDiskCache = false
 
     @Option(name: .customLong("thumbnail"), help: "Scale each image so its longer side is at most PIXELS.")
-    var thumbnailPixelSize: Int?
+    var maximumPixelSize: Int?
 
     @Option(name: .customLong("out"), help: "Write each decoded image into this directory (PNG, or JPEG for JPEG sources).")
     var outputDirectory: String?
@@ -58,9 +58,9 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if urls.isEmpty { throw ValidationError("Give at least one URL.") }
-        if let thumbnailPixelSize, !Self.thumbnailRange.contains(thumbnailPixelSize) {
+        if let maximumPixelSize, !Self.thumbnailRange.contains(maximumPixelSize) {
             throw ValidationError(
-                "--thumbnail takes \(Self.thumbnailRange.lowerBound) to \(Self.thumbnailRange.upperBound) pixels, not \(thumbnailPixelSize).")
+                "--thumbnail takes \(Self.thumbnailRange.lowerBound) to \(Self.thumbnailRange.upperBound) pixels, not \(maximumPixelSize).")
         }
         if noDiskCache && cacheDirectory.path != nil {
             throw ValidationError("--cache-dir and --no-disk-cache contradict each other; give one.")
@@ -99,7 +99,7 @@ struct FetchCommand: AsyncParsableCommand {
         await withTaskGroup(of: FetchReport.self) { group in
             for (index, url) in unique.enumerated() {
                 let request = ImageRequest(
-                    url: URL(string: url)!, thumbnailPixelSize: thumbnailPixelSize,
+                    url: URL(string: url)!, maximumPixelSize: maximumPixelSize,
                     cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
                 group.addTask {
                     await FetchReport.load(request, index: index, pipeline: pipeline, output: output)

@@ -104,7 +104,7 @@ public enum Fixtures {
     }
 
     /// ``picture(width:height:seed:transparent:)`` encoded as a JPEG.
-    public static func jpeg(width: Int, height: Int, seed: Int = 0, quality: Int = 85) throws -> Data {
+    public static func jpeg(width: Int, height: Int, seed: Int = 0, quality: Double = 0.85) throws -> Data {
         try JPEGEncoder(quality: quality).encode(picture(width: width, height: height, seed: seed))
     }
 

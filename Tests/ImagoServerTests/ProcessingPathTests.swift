@@ -15,7 +15,7 @@ import Testing
         #expect(path.source.absoluteString == "http://example.com/a.jpg")
         #expect(path.options.resizingType == .fill)
         #expect(path.options.pixelWidth == 600 && path.options.pixelHeight == 400)
-        #expect(path.options.quality == 80)
+        #expect(path.options.quality == 0.8)
         #expect(path.options.format == .webp)
         #expect(path.options.background == RGBA(255, 128, 0))
     }

@@ -10,8 +10,9 @@ import Foundation
 
 extension DiskCache {
     /// The POSIX calls behind ``DiskCache``. Plain system calls are used on purpose: `Data.write` and
-    /// `FileManager.createFile` fsync every file on Linux (1,930 vs 13,300 writes/s measured here), and
-    /// `contentsOfDirectory` + `resourceValues` is about 25 times slower than `readdir` + `stat`.
+    /// `FileManager.createFile` fsync every file on Linux (several times fewer writes a second;
+    /// Benchmarks/README.md), and `contentsOfDirectory` + `resourceValues` is far slower than
+    /// `readdir` + `stat`.
     enum FileSystem {
         /// A file's identity and the fields the cache uses.
         struct Status {

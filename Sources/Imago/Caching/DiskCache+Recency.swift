@@ -12,7 +12,7 @@ extension DiskCache {
     /// Hits not yet written to their entry files' modification times (which carry recency across
     /// processes and restarts).
     ///
-    /// A hit used to stamp its file with `futimens`, a metadata write on every read. Now a hit
+    /// A hit does not stamp its file (`futimens` would be a metadata write on every read): it
     /// updates this process's index in memory and lands here; the journal hands its touches back
     /// for writing at most once per ``Configuration/recencyPersistenceInterval``, and the cache
     /// also writes them before it scans the directory (so its own eviction sees them), when it

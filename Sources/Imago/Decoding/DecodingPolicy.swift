@@ -9,7 +9,7 @@ public enum DecodingPolicy: Sendable, Hashable {
     /// libjpeg's grey fill, the complete frames of an animation, missing pixels transparent), and
     /// list each repair in ``ImageContainer/repairs``.
     case lenient
-    /// Any damage is ``ImagePipeline/Error/decodingFailed(_:_:reason:)``, as before lenient
-    /// decoding existed: for a proxy that prefers an error to a partial picture.
+    /// Any damage is ``ImagePipeline/Error/decodingFailed(_:_:reason:)``: for a proxy that prefers
+    /// an error to a partial picture.
     case strict
 }

@@ -27,7 +27,7 @@ struct GIFDecoder: ImageDecoding {
         _ = try limits.checkedByteCount(width: screen.width, height: screen.height, url: context.url)
         // With a target size each composited frame is box-reduced before it is kept, so an
         // animation holds one full canvas and reduced frames.
-        let factor = BoxReducer.factor(width: screen.width, height: screen.height, target: context.targetPixelSize)
+        let factor = BoxReducer.factor(width: screen.width, height: screen.height, target: context.maximumPixelSize)
 
         var canvas = GIFCanvas(width: screen.width, height: screen.height)
         var plane = [UInt8](repeating: 0, count: screen.width * screen.height)

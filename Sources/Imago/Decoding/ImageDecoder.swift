@@ -49,7 +49,7 @@ public struct ImageDecoder: ImageDecoding {
     ///   - data: the encoded bytes.
     ///   - url: where the bytes came from, for error messages.
     ///   - limits: checked against the header before any pixel memory is allocated.
-    ///   - targetPixelSize: the longer side the caller needs at most; JPEG may then decode smaller.
+    ///   - maximumPixelSize: the longer side the caller needs at most; JPEG may then decode smaller.
     ///   - decodesAllFrames: `false` to decode only the first frame of an animation.
     ///   - colorProfileHandling: convert the pixels to sRGB through the colour profile the file
     ///     declares (the default), or keep them as stored with the profile in
@@ -57,14 +57,14 @@ public struct ImageDecoder: ImageDecoding {
     /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look
     ///   like: empty, an HTML page…), `limitExceeded`, or `decodingFailed`.
     public static func decode(
-        _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), targetPixelSize: Int? = nil,
+        _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), maximumPixelSize: Int? = nil,
         decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) throws(ImagePipeline.Error) -> ImageContainer {
         guard let format = ImageFormat.sniff(data) else {
             throw .unsupportedFormat(url, detail: describeUnrecognized(data))
         }
         let context = DecodingContext(
-            format: format, url: url, limits: limits, targetPixelSize: targetPixelSize,
+            format: format, url: url, limits: limits, maximumPixelSize: maximumPixelSize,
             decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling)
         return try ImageDecoder().decode(data, context: context)
     }

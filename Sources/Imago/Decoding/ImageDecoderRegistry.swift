@@ -73,20 +73,4 @@ public struct ImageDecoderRegistry: ImageDecoding {
         guard let decoder = decoder(for: context.format) else { throw ImageDecoder.noDecoder(for: context) }
         return try decoder.decode(data, context: context)
     }
-
-    /// Sniffs `data` (see ``sniff(_:)``) and decodes it.
-    /// - Throws: `unsupportedFormat` for bytes no decoder recognises (its detail says what they
-    ///   look like: empty, an HTML page…), or what the decoder throws.
-    public func decode(
-        _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), targetPixelSize: Int? = nil,
-        decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB
-    ) throws(ImagePipeline.Error) -> ImageContainer {
-        guard let format = sniff(data) else {
-            throw .unsupportedFormat(url, detail: ImageDecoder.describeUnrecognized(data))
-        }
-        let context = DecodingContext(
-            format: format, url: url, limits: limits, targetPixelSize: targetPixelSize,
-            decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling)
-        return try decode(data, context: context)
-    }
 }

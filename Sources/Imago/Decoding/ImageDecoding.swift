@@ -16,7 +16,7 @@ public protocol ImageDecoding: Sendable {
     /// Decodes `data`, which ``ImageFormat/sniff(_:)`` identified as `context.format`.
     ///
     /// Check `context.limits` against the header before allocating pixel memory. When
-    /// `context.targetPixelSize` is set, the decoder may decode at any reduced scale whose
+    /// `context.maximumPixelSize` is set, the decoder may decode at any reduced scale whose
     /// longer side is still at least that many pixels (JPEG's DCT scaling); the pipeline resamples
     /// to the exact size afterwards.
     /// - Throws: ``ImagePipeline/Error`` (`decodingFailed`, `limitExceeded`, `unsupportedFormat`).
@@ -32,7 +32,7 @@ public struct DecodingContext: Sendable {
     /// The limits to enforce.
     public var limits: DecodingLimits
     /// When set, the longer side the caller will display at most; decoders may decode smaller.
-    public var targetPixelSize: Int?
+    public var maximumPixelSize: Int?
     /// Whether the caller wants every frame of an animation (otherwise the first frame only).
     public var decodesAllFrames: Bool
     /// What to do with the colour profile the image declares: convert to sRGB (the default) or
@@ -47,13 +47,13 @@ public struct DecodingContext: Sendable {
     /// A context for decoding bytes of `format`.
     public init(
         format: ImageFormat, url: URL? = nil, limits: DecodingLimits = DecodingLimits(),
-        targetPixelSize: Int? = nil, decodesAllFrames: Bool = true,
+        maximumPixelSize: Int? = nil, decodesAllFrames: Bool = true,
         colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) {
         self.format = format
         self.url = url
         self.limits = limits
-        self.targetPixelSize = targetPixelSize
+        self.maximumPixelSize = maximumPixelSize
         self.decodesAllFrames = decodesAllFrames
         self.colorProfileHandling = colorProfileHandling
     }

@@ -58,7 +58,7 @@ struct ImageIODecoder: ImageDecoding {
                 kCGImageSourceCreateThumbnailFromImageAlways: true,
                 kCGImageSourceCreateThumbnailWithTransform: true,
                 kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: max(min(context.targetPixelSize ?? longerSide, longerSide), 1),
+                kCGImageSourceThumbnailMaxPixelSize: max(min(context.maximumPixelSize ?? longerSide, longerSide), 1),
             ]
             guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO could not decode frame \(index + 1)")

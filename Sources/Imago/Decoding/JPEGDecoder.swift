@@ -41,7 +41,7 @@ struct JPEGDecoder: ImageDecoding {
             imago_jpeg_set_raw_cmyk(decoder, cmyk?.transform != nil ? 1 : 0)
 
             let scale = Self.scaleNumerator(
-                width: Int(header.width), height: Int(header.height), target: context.targetPixelSize)
+                width: Int(header.width), height: Int(header.height), target: context.maximumPixelSize)
             var width: Int32 = 0
             var height: Int32 = 0
             let started = imago_jpeg_start(decoder, Int32(scale), &width, &height)

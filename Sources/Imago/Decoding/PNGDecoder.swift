@@ -47,7 +47,7 @@ struct PNGDecoder: ImageDecoding {
             let width = Int(imago_png_rows_width(rows))
             let height = Int(imago_png_rows_height(rows))
             try context.limits.checkSource(width: width, height: height, url: context.url)
-            let factor = BoxReducer.factor(width: width, height: height, target: context.targetPixelSize)
+            let factor = BoxReducer.factor(width: width, height: height, target: context.maximumPixelSize)
             let alphaMode: Bitmap.AlphaMode = imago_png_rows_has_alpha(rows) != 0 ? .straight : .opaque
             // RGB rows when there is no alpha and something else is added: reduced or scattered.
             let interlaced = imago_png_rows_interlaced(rows) != 0

@@ -26,7 +26,7 @@ struct WebPAnimation {
         }
         // libwebpdemux cannot scale: it composites full canvases (its own two). With a target size
         // each frame is box-reduced as it is copied out, so the frames kept are small.
-        let factor = BoxReducer.factor(width: width, height: height, target: context.targetPixelSize)
+        let factor = BoxReducer.factor(width: width, height: height, target: context.maximumPixelSize)
         let keptWidth = (width + factor - 1) / factor, keptHeight = (height + factor - 1) / factor
         let (totalPixels, overflow) = (keptWidth * keptHeight).multipliedReportingOverflow(by: wanted)
         if overflow || totalPixels > limits.maximumTotalFramePixels {

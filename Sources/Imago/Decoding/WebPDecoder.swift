@@ -32,7 +32,7 @@ struct WebPDecoder: ImageDecoding {
                 _ = try context.limits.checkedByteCount(width: width, height: height, url: context.url)
                 return try WebPAnimation(context: context, width: width, height: height).decode(bytes)
             }
-            let scaled = Self.scaledSize(width: width, height: height, target: context.targetPixelSize)
+            let scaled = Self.scaledSize(width: width, height: height, target: context.maximumPixelSize)
             let byteCount = try context.limits.checkedByteCount(
                 width: scaled.width, height: scaled.height, url: context.url)
             let bytesPerRow = scaled.width * Bitmap.bytesPerPixel

@@ -5,7 +5,7 @@ extension ImageContainer {
     /// send over the network.
     ///
     /// ```swift
-    /// let response = try await pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 256))
+    /// let response = try await pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 256))
     /// try response.container.encoded(as: .png).write(to: URL(fileURLWithPath: "thumbnail.png"))
     /// ```
     ///
@@ -41,20 +41,20 @@ extension ImageContainer {
             return PNGEncoder()
         case .jpeg:
             guard let quality else { return JPEGEncoder() }
-            return JPEGEncoder(quality: try percent(quality, for: .jpeg))
+            return JPEGEncoder(quality: try checked(quality, for: .jpeg))
         case .webp:
             guard let quality else { return WebPEncoder() }
-            return WebPEncoder(quality: try percent(quality, for: .webp), isLossless: quality == 1)
+            return WebPEncoder(quality: try checked(quality, for: .webp), isLossless: quality == 1)
         default:
             throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG or WebP")
         }
     }
 
-    /// `quality` (0...1) as a percentage, or an error naming the format.
-    private static func percent(_ quality: Double, for format: ImageFormat) throws(ImagePipeline.Error) -> Int {
+    /// `quality` when it is within 0...1, or an error naming the format.
+    private static func checked(_ quality: Double, for format: ImageFormat) throws(ImagePipeline.Error) -> Double {
         guard quality.isFinite, (0...1).contains(quality) else {
             throw .encodingFailed(format, reason: "quality \(quality) is outside 0...1")
         }
-        return Int((quality * 100).rounded())
+        return quality
     }
 }

@@ -8,18 +8,19 @@ import Foundation
 /// JPEG has no alpha channel, so a bitmap with transparency is composited onto white first (a
 /// transparent logo stays readable instead of turning black).
 public struct JPEGEncoder: ImageEncoding {
-    /// 1 (smallest) to 100 (best); 85 by default, where artefacts are hard to see.
-    public var quality: Int
+    /// 0 (smallest) to 1 (best), as for every quality in Imago; 0.85 by default, where artefacts
+    /// are hard to see. libjpeg's scale is 1...100: 0 writes as 1.
+    public var quality: Double
     /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve). On Linux,
     /// five scans: the DC of every component, the lowest luma frequencies, each chroma component,
     /// the rest of luma; libjpeg's own script adds refinement scans that, on thumbnails, cost
     /// more time than they save bytes. Ignored by ImageIO on Apple platforms. Default: `false`.
     public var progressive: Bool
 
-    /// An encoder at `quality`, clamped to 1...100; `progressive` writes a progressive JPEG (Linux;
-    /// ignored where ImageIO encodes).
-    public init(quality: Int = 85, progressive: Bool = false) {
-        self.quality = min(max(quality, 1), 100)
+    /// An encoder at `quality`, clamped to 0...1 (not a number: the default); `progressive` writes
+    /// a progressive JPEG (Linux; ignored where ImageIO encodes).
+    public init(quality: Double = 0.85, progressive: Bool = false) {
+        self.quality = quality.isNaN ? 0.85 : min(max(quality, 0), 1)
         self.progressive = progressive
     }
 
@@ -37,7 +38,7 @@ public struct JPEGEncoder: ImageEncoding {
         let pixels = image.opaqueOnWhitePixels
         return try ImageIOEncoder.encode(
             Bitmap(width: image.width, height: image.height, alphaMode: .opaque, pixels: pixels), as: self,
-            quality: Double(quality) / 100)
+            quality: quality)
         #else
         throw failure("no JPEG encoder on this platform")
         #endif
@@ -57,7 +58,8 @@ public struct JPEGEncoder: ImageEncoding {
         let pixels = image.opaqueOnWhitePixels
         return try encodeWithShim(library: "libjpeg") { output, size, message in
             imago_jpeg_encode_progressive(
-                pixels, width, height, image.bytesPerRow, Int32(quality), progressive ? 1 : 0, max(outputLimit, 0),
+                pixels, width, height, image.bytesPerRow, Int32(max(1, (quality * 100).rounded())), progressive ? 1 : 0,
+                max(outputLimit, 0),
                 &output, &size, message)
         }
     }

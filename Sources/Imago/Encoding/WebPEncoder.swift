@@ -9,16 +9,16 @@ import Foundation
 /// Lossy WebP (VP8) is what photographs and thumbnails want: about a third smaller than a JPEG of
 /// the same look. Lossless WebP (VP8L) keeps every pixel, like PNG, and is usually smaller than it.
 public struct WebPEncoder: ImageEncoding {
-    /// For lossy encoding, 0 (smallest) to 100 (best); 85 by default, as for ``JPEGEncoder``.
-    /// Ignored when ``isLossless``.
-    public var quality: Int
+    /// For lossy encoding, 0 (smallest) to 1 (best), as for every quality in Imago; 0.85 by
+    /// default, as for ``JPEGEncoder``. Ignored when ``isLossless``.
+    public var quality: Double
 
     /// Whether every pixel is kept exactly (VP8L); `false` by default (lossy, at ``quality``).
     public var isLossless: Bool
 
-    /// A lossy encoder at `quality` (clamped to 0...100), or a lossless one.
-    public init(quality: Int = 85, isLossless: Bool = false) {
-        self.quality = min(max(quality, 0), 100)
+    /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless one.
+    public init(quality: Double = 0.85, isLossless: Bool = false) {
+        self.quality = quality.isNaN ? 0.85 : min(max(quality, 0), 1)
         self.isLossless = isLossless
     }
 
@@ -41,7 +41,7 @@ public struct WebPEncoder: ImageEncoding {
         let pixels = image.straightAlphaPixels
         let lossless: Int32 = isLossless ? 1 : 0
         // In lossless mode libwebp reads `quality` as effort: its own default, 75.
-        let quality = Int32(isLossless ? 75 : quality)
+        let quality = isLossless ? 75 : Int32((quality * 100).rounded())
         return try encodeWithShim(library: "libwebp") { output, size, message in
             imago_webp_encode(
                 pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, lossless, quality, &output, &size,
@@ -51,7 +51,7 @@ public struct WebPEncoder: ImageEncoding {
         // ImageIO reads a quality of 1.0 as "lossless where the format supports it".
         return try ImageIOEncoder.encode(
             Bitmap(width: image.width, height: image.height, alphaMode: .straight, pixels: image.straightAlphaPixels),
-            as: self, quality: isLossless ? 1.0 : Double(quality) / 100)
+            as: self, quality: isLossless ? 1.0 : quality)
         #else
         throw failure("no WebP encoder on this platform")
         #endif

@@ -11,7 +11,7 @@ package struct DownloadValidator: Sendable {
     /// Sent as `Accept` unless the request sets one: image formats first, anything else last.
     package static let accept = "image/webp,image/png,image/jpeg,image/gif,*/*;q=0.5"
     /// The reason given for a request made after the loader was shut down.
-    static let shutDownReason = "the data loader has been shut down"
+    package static let shutDownReason = "the data loader has been shut down"
 
     let url: URL
     let maximumBodySize: Int

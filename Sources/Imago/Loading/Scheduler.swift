@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Work waits for a slot without blocking a thread; a caller cancelled while waiting leaves the
 /// queue at once. The rules live in `SchedulerQueue`; this type only parks and resumes tasks.
-public final class Scheduler: Sendable {
+package final class Scheduler: Sendable {
     private struct State {
         var queue: SchedulerQueue
         var parked: [SchedulerQueue.ID: CheckedContinuation<Bool, Never>] = [:]
@@ -14,25 +14,25 @@ public final class Scheduler: Sendable {
     private let state: Mutex<State>
 
     /// A scheduler with `maximumConcurrent` slots.
-    public init(maximumConcurrent: Int) {
+    package init(maximumConcurrent: Int) {
         state = Mutex(State(queue: SchedulerQueue(maximumConcurrent: maximumConcurrent)))
     }
 
     /// A handle on one job's place in the queue, to change its priority while it waits.
-    public struct Ticket: Sendable {
+    package struct Ticket: Sendable {
         fileprivate let id: SchedulerQueue.ID
         fileprivate let scheduler: Scheduler
 
         /// Moves the job to `priority` if it still waits.
-        public func updatePriority(_ priority: ImageRequest.Priority) {
+        package func updatePriority(_ priority: ImageRequest.Priority) {
             scheduler.state.withLock { $0.queue.updatePriority(id, to: priority) }
         }
     }
 
     /// Jobs running now.
-    public var activeCount: Int { state.withLock { $0.queue.running.count } }
+    package var activeCount: Int { state.withLock { $0.queue.running.count } }
     /// Jobs waiting for a slot.
-    public var queuedCount: Int { state.withLock { $0.queue.waitingCount } }
+    package var queuedCount: Int { state.withLock { $0.queue.waitingCount } }
 
     /// Waits for a slot, runs `operation`, and frees the slot.
     ///
@@ -41,7 +41,7 @@ public final class Scheduler: Sendable {
     /// - Parameter onTicket: called once, before waiting, with a ticket for priority changes.
     /// - Parameter operation: the work to run once a slot is free.
     /// - Throws: `cancelled` when the calling task is cancelled while waiting, or what `operation` throws.
-    public func run<Value: Sendable>(
+    package func run<Value: Sendable>(
         priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,
         onTicket: (Ticket) -> Void = { _ in },
         _ operation: () async throws(ImagePipeline.Error) -> Value

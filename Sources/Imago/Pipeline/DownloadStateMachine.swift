@@ -2,17 +2,20 @@ import Foundation
 
 /// The decisions of one original's download, as a value: which conditional headers to send when a
 /// stale copy can be revalidated, what a response means (fresh bytes, or "your stale copy is still
-/// good"), and after a failed attempt whether to retry after a wait, serve the stale copy, or fail.
+/// good") and how its bytes may be kept on disk (the one place that reads
+/// ``ImagePipeline/Configuration/honoursHTTPCacheHeaders``), and after a failed attempt whether to
+/// retry after a wait, serve the stale copy, or fail.
 ///
 /// The pipeline performs what it returns (sleeping, downloading, writing to disk); the rules live
 /// here so that they are tested without a server or a clock (`DownloadStateMachineTests`).
 struct DownloadStateMachine {
     /// What a response means.
     enum ResponseAction: Equatable {
-        /// New bytes: use them, cached for `lifetime` (`nil`: the disk cache's default).
-        case accept(validators: HTTPValidators, lifetime: Duration?)
-        /// 304 Not Modified for the stale copy: serve it and give it a new lifetime.
-        case refreshStale(validators: HTTPValidators, lifetime: Duration?)
+        /// New bytes: use them, kept on disk as `storage` says.
+        case accept(storage: DiskStorage)
+        /// 304 Not Modified for the stale copy: serve it and give it the lifetime and validators
+        /// of `storage`.
+        case refreshStale(storage: DiskStorage)
         /// The response cannot be used.
         case fail(ImagePipeline.Error)
     }
@@ -35,14 +38,14 @@ struct DownloadStateMachine {
     /// ``ImagePipeline/Configuration/servesExpiredEntries``.
     let servesExpiredEntries: Bool
     /// What the stale disk copy's metadata says, when there is one.
-    let staleValidators: HTTPValidators?
+    let staleValidators: HTTPCacheHeaders?
 
     /// Attempts started so far, the first included.
     private(set) var attempts = 0
 
     init(
         url: URL, retryPolicy: RetryPolicy, honoursHTTPCacheHeaders: Bool, servesExpiredEntries: Bool,
-        staleValidators: HTTPValidators?
+        staleValidators: HTTPCacheHeaders?
     ) {
         self.url = url
         self.retryPolicy = retryPolicy
@@ -67,13 +70,13 @@ struct DownloadStateMachine {
 
     /// What a response with `statusCode` and `headers` means.
     func response(statusCode: Int, headers: [String: String]) -> ResponseAction {
-        let validators = HTTPValidators(responseHeaders: headers)
-        let lifetime = honoursHTTPCacheHeaders ? validators.lifetime : nil
-        guard statusCode == 304 else { return .accept(validators: validators, lifetime: lifetime) }
+        let storage = DiskStorage(
+            headers: HTTPCacheHeaders(responseHeaders: headers), honoursHTTPCacheHeaders: honoursHTTPCacheHeaders)
+        guard statusCode == 304 else { return .accept(storage: storage) }
         // A 304 without a copy to refresh answers a question never asked (a caller's own
         // conditional header): there are no bytes to use.
         guard staleValidators != nil else { return .fail(.httpStatus(url, statusCode: 304)) }
-        return .refreshStale(validators: validators, lifetime: lifetime)
+        return .refreshStale(storage: storage)
     }
 
     /// What to do after the current attempt failed with `error`. `taskCancelled` is whether the

@@ -7,31 +7,20 @@ extension ImagePipeline {
     /// images from the web; change what you need, or start from a preset (``default``,
     /// ``highPerformance``, ``lowMemory``, ``offlineFirst``).
     public struct Configuration: Sendable {
-        /// Downloads the bytes. Default: `HTTPClientDataLoader` on Linux (AsyncHTTPClient is about
-        /// seven times faster there than URLSession), `URLSessionDataLoader` on Apple platforms.
+        /// Downloads the bytes. Default: `HTTPClientDataLoader` on Linux (AsyncHTTPClient is several
+        /// times faster there than URLSession; Benchmarks/README.md), `URLSessionDataLoader` on
+        /// Apple platforms.
         public var dataLoader: any DataLoading
         /// Turns bytes into images: the decoders tried by format, yours before the built-in
         /// ``ImageDecoder``. Default: ``ImageDecoderRegistry/init()``, the built-in decoder only
         /// (libjpeg-turbo, libpng, libwebp, libheif, libavif and a GIF decoder on Linux, ImageIO on
         /// Apple). Add a format with `configuration.decoders.register(MyDecoder())`.
         public var decoders: ImageDecoderRegistry
-        /// The decoder the pipeline calls: ``decoders``. Setting a registry replaces ``decoders``;
-        /// setting any other decoder registers it ahead of the others.
-        public var decoder: any ImageDecoding {
-            get { decoders }
-            set {
-                if let registry = newValue as? ImageDecoderRegistry {
-                    decoders = registry
-                } else {
-                    decoders.register(newValue)
-                }
-            }
-        }
         /// Ceilings checked before decoding. Default: ``DecodingLimits/init()`` (100 megapixels…).
         public var decodingLimits: DecodingLimits
         /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
         /// (20% of physical memory up to 512 MiB, 1,000 images); `nil` turns it off.
-        public var memoryCache: MemoryCache<CacheKey, ImageContainer>?
+        public var memoryCache: ImageMemoryCache?
         /// Downloaded bytes, across launches. Default: `nil`, no disk cache: pass a ``DiskCache``
         /// (for example `try DiskCache(directory: DiskCache.defaultDirectory())`) to keep them.
         public var diskCache: DiskCache?
@@ -97,10 +86,9 @@ extension ImagePipeline {
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,
-            decoder: (any ImageDecoding)? = nil,
             decoders: ImageDecoderRegistry = ImageDecoderRegistry(),
             decodingLimits: DecodingLimits = DecodingLimits(),
-            memoryCache: MemoryCache<CacheKey, ImageContainer>? = MemoryCache(),
+            memoryCache: ImageMemoryCache? = MemoryCache(),
             diskCache: DiskCache? = nil,
             cacheLayers: [any CacheLayer] = [],
             storesProcessedImagesOnDisk: Bool = false,
@@ -120,11 +108,7 @@ extension ImagePipeline {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
                 configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
-            var registry = decoders
-            if let decoder {
-                if let given = decoder as? ImageDecoderRegistry { registry = given } else { registry.register(decoder) }
-            }
-            self.decoders = registry
+            self.decoders = decoders
             self.decodingLimits = decodingLimits
             self.memoryCache = memoryCache
             self.diskCache = diskCache

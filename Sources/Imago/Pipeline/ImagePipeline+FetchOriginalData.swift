@@ -7,8 +7,8 @@ extension ImagePipeline {
     final class LoadedData: Sendable {
         let data: Data
         let source: ImageResponse.Source
-        /// What the response said about caching (network only).
-        let validators: HTTPValidators?
+        /// How the bytes, and what is made from them, may be kept on disk.
+        let storage: DiskStorage
         let timing: StageTiming
         /// When the original's disk entry stops being fresh (stored, read or refreshed): processed
         /// variants made from these bytes are stored to expire with it.
@@ -16,12 +16,12 @@ extension ImagePipeline {
         private let diskWriteClaimed = Atomic<Bool>(false)
 
         init(
-            data: Data, source: ImageResponse.Source, validators: HTTPValidators? = nil, timing: StageTiming,
+            data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: StageTiming,
             expiry: DiskCache.Expiry = .lifetime(nil)
         ) {
             self.data = data
             self.source = source
-            self.validators = validators
+            self.storage = storage
             self.timing = timing
             self.expiry = expiry
         }
@@ -99,11 +99,7 @@ extension ImagePipeline {
                 for earlier in layers[..<index] where earlier.isWritable {
                     await earlier.store(data, forKey: request.originalKey)
                 }
-                if let diskCache = configuration.diskCache {  // off the response path, within the write bound
-                    scheduleDiskWrite(for: request, bytes: data.count) {
-                        try diskCache.store(data, forKey: request.originalKey)
-                    }
-                }
+                diskWriter.storeFromCacheLayer(data, for: request)
             }
             configuration.logger.debug("Cache layer \(layer.name) had \(configuration.logged(request.url))")
             return data
@@ -123,7 +119,7 @@ extension ImagePipeline {
             url: request.url, retryPolicy: configuration.retryPolicy,
             honoursHTTPCacheHeaders: configuration.honoursHTTPCacheHeaders,
             servesExpiredEntries: configuration.servesExpiredEntries,
-            staleValidators: stale.map { HTTPValidators(metadata: $0.metadata) })
+            staleValidators: stale.map { HTTPCacheHeaders(metadata: $0.metadata) })
         let dataRequest = DataRequest(
             url: request.url, headers: machine.headers(adding: request.headers),
             credentialHeaderNames: request.credentialHeaderNames)
@@ -148,14 +144,14 @@ extension ImagePipeline {
                 metrics.downloadDuration.recordInterval(since: started, now: clock.now)
                 metrics.downloadedBytes.increment(by: Int64(response.data.count))
                 switch machine.response(statusCode: response.statusCode, headers: response.headers) {
-                case .accept(let validators, let lifetime):
+                case .accept(let storage):
                     return LoadedData(
-                        data: response.data, source: .network, validators: validators, timing: timing,
-                        expiry: .lifetime(lifetime))
-                case .refreshStale(let validators, let lifetime):
+                        data: response.data, source: .network, storage: storage, timing: timing,
+                        expiry: .lifetime(storage.lifetime))
+                case .refreshStale(let storage):
                     if let stale {
-                        refresh(stale, for: request, validators: validators, lifetime: lifetime)
-                        return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .lifetime(lifetime))
+                        diskWriter.refresh(stale, for: request, storage: storage)
+                        return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .lifetime(storage.lifetime))
                     }
                     throw .httpStatus(request.url, statusCode: response.statusCode)
                 case .fail(let error):
@@ -187,17 +183,6 @@ extension ImagePipeline {
             case .fail(let error):
                 throw error
             }
-        }
-    }
-
-    /// A 304 said the stale copy is still good: give it a new lifetime, off the response path.
-    private func refresh(
-        _ entry: DiskCache.Entry, for request: ImageRequest, validators: HTTPValidators, lifetime: Duration?
-    ) {
-        guard request.cachePolicy.writesDisk, let diskCache = configuration.diskCache else { return }
-        let metadata = entry.metadata.merging(validators.metadata) { _, new in new }
-        scheduleDiskWrite(for: request, bytes: entry.data.count) {
-            try diskCache.refresh(forKey: request.originalKey, metadata: metadata, lifetime: lifetime)
         }
     }
 }

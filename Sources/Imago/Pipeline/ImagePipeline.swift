@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// ```swift
 /// let pipeline = ImagePipeline()
-/// let response = try await pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 256))
+/// let response = try await pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 256))
 /// ```
 ///
 /// A memory hit is answered on the caller's thread under one lock, with no actor hop. Everything
@@ -23,16 +23,15 @@ public final class ImagePipeline: Sendable {
     let dataWork = InFlightTable<WorkKey, LoadedData>()
     /// Downloads in priority order, at most `maximumConcurrentDownloads` at once.
     let scheduler: Scheduler
-    /// Disk writes not yet finished; see ``waitForDiskWrites()``.
-    let diskWrites = Mutex(PendingDiskWrites())
-    let nextWriteID = Atomic<UInt64>(0)
+    /// Every write to and removal from the disk cache; see ``waitForDiskWrites()``.
+    let diskWriter: DiskWriter
     let broadcaster = EventBroadcaster()
     let metrics: PipelineMetrics
     /// Random numbers for retry jitter.
     let random = Mutex(SystemRandomNumberGenerator())
 
     /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
-    private let memory: MemoryCache<CacheKey, ImageContainer>?
+    private let memory: ImageMemoryCache?
 
     /// A pipeline with its own caches, loader and queue, as `configuration` says.
     public init(configuration: Configuration = Configuration()) {
@@ -40,12 +39,13 @@ public final class ImagePipeline: Sendable {
         self.memory = configuration.memoryCache
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
         self.metrics = PipelineMetrics(label: configuration.metricsLabel, factory: configuration.metricsFactory)
+        self.diskWriter = DiskWriter(configuration: configuration)
     }
 
     deinit { broadcaster.finish() }
 
     /// The memory cache, when there is one.
-    public var memoryCache: MemoryCache<CacheKey, ImageContainer>? { memory }
+    public var memoryCache: ImageMemoryCache? { memory }
     /// The disk cache, when there is one.
     public var diskCache: DiskCache? { configuration.diskCache }
 
@@ -60,6 +60,12 @@ public final class ImagePipeline: Sendable {
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(Error) -> ImageResponse {
         try await image(for: request, progress: progress, onWaiting: { _ in })
+    }
+
+    /// Loads and decodes the image at `url`, as ``image(for:progress:)`` does for
+    /// `ImageRequest(url: url)`.
+    public func image(for url: URL) async throws(Error) -> ImageResponse {
+        try await image(for: ImageRequest(url: url))
     }
 
     /// ``image(for:progress:)`` that also hands out the caller's place among the waiters, so an
@@ -91,7 +97,7 @@ public final class ImagePipeline: Sendable {
                 for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,
                 cancellation: .cancelled(request.url), progress: reporter, onWaiting: onWaiting
             ) { context throws(Error) in
-                try await self.loadImage(for: request, context: context)
+                try await self.makeImage(for: request, context: context)
             }
             response.timing.total = ContinuousClock.now - start
             broadcaster.send(.completed(request.url, source: response.source, timing: response.timing))
@@ -133,9 +139,15 @@ public final class ImagePipeline: Sendable {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
         if loaded.source == .network, ImageHeader.probe(loaded.data) != nil {
-            storeOriginal(loaded, for: request)
+            diskWriter.storeOriginal(loaded, for: request)  // their header is an image's
         }
         return (loaded.data, loaded.source)
+    }
+
+    /// Waits until every disk write started so far has finished. Writes run off the response
+    /// path, so call this before a process exits if the next launch should find the images.
+    public func waitForDiskWrites() async {
+        await diskWriter.waitForWrites()
     }
 
     // MARK: - Observation

@@ -34,8 +34,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var enlarge: Bool = false
     /// Device-pixel ratio, 1...8 in steps the URL gives. Default: 1.
     public var devicePixelRatio: Double = 1
-    /// Quality of lossy formats, 1...100; `nil`: the server's default. Default: `nil`.
-    public var quality: Int?
+    /// Quality of lossy formats, 0.01...1 (the URL's 1...100, in hundredths: 0 to 1, as for every
+    /// quality in Imago); `nil`: the server's default. Default: `nil`.
+    public var quality: Double?
     /// Output format. Default: ``OutputFormat/auto``.
     public var format: OutputFormat = .auto
     /// Background for formats without alpha (JPEG): transparent pixels are composited onto it.
@@ -61,7 +62,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// A canonical text of the options, for cache keys and ETags: equal options, equal text.
     public var canonical: String {
         var parts = ["rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0)", "dpr:\(devicePixelRatio)"]
-        if let quality { parts.append("q:\(quality)") }
+        if let quality { parts.append("q:\(Int((quality * 100).rounded()))") }
         parts.append("f:\(format.rawValue)")
         if let background {
             parts.append("bg:\(ProcessingOptionsParser.hex(background))")

@@ -54,7 +54,7 @@ struct ProcessingOptionsParser {
         case "q", "quality":
             try expect(arguments, atMost: 1, for: name)
             let quality = try Self.integer(arguments[0], in: 0...100, for: name)
-            options.quality = quality == 0 ? nil : quality
+            options.quality = quality == 0 ? nil : Double(quality) / 100
         case "f", "format", "ext":
             try expect(arguments, atMost: 1, for: name)
             guard let format = Self.format(named: arguments[0]) else {

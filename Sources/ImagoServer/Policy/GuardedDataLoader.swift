@@ -72,53 +72,16 @@ public final class GuardedDataLoader: DataLoading {
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
         guard !isShutDown.load(ordering: .relaxed) else {
-            throw .connectionFailed(request.url, reason: "the data loader has been shut down")
+            throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
-        let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
-        let deadline = NIODeadline.now() + TimeAmount(configuration.downloadTimeout)
-        let headers = DownloadValidator.headers(for: request, configuration: configuration)
-        return try await watchdog.run { [self] in
-            var validator = DownloadValidator(request: request, configuration: configuration)
-            var redirects = RedirectPolicy(request: request, headers: headers)
-            var url = request.url
-            var response: HTTPClientResponse
-            var ephemeral: HTTPClient?
-            defer { if let ephemeral { ephemeral.shutdown { _ in } } }
-            hops: while true {
-                let (client, target, hostHeader, isEphemeral) = try await connection(for: url)
-                if isEphemeral { ephemeral = client }
-                var httpRequest = HTTPClientRequest(url: target)
-                httpRequest.method = .GET
-                for (name, value) in redirects.headers where name.lowercased() != "host" {
-                    httpRequest.headers.add(name: name, value: value)
-                }
-                if let hostHeader { httpRequest.headers.replaceOrAdd(name: "Host", value: hostHeader) }
-                do {
-                    response = try await client.execute(httpRequest, deadline: deadline)
-                } catch {
-                    throw HTTPClientDataLoader.error(for: error, url: request.url, configuration: configuration, validator: validator)
-                }
-                watchdog.noteActivity()
-                switch redirects.decide(status: Int(response.status.code), location: response.headers.first(name: "location")) {
-                case .deliver: break hops
-                case .follow(let next, _): url = next
-                case .fail(let error): throw error
-                }
-            }
-            try validator.receive(statusCode: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
-            do {
-                for try await chunk in response.body {
-                    watchdog.noteActivity()
-                    try validator.receive(chunk.readableBytesView)
-                    progress(validator.progress)
-                }
-            } catch let error as ImagePipeline.Error {
-                throw error
-            } catch {
-                throw HTTPClientDataLoader.error(for: error, url: request.url, configuration: configuration, validator: validator)
-            }
-            try Task.checkCancellation()
-            return try validator.finish()
+        return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
+            [self] url, headers throws(ImagePipeline.Error) in
+            let (client, target, hostHeader, isEphemeral) = try await connection(for: url)
+            var hop = HTTPClientTransfer.Hop(
+                client: client, request: HTTPClientTransfer.getRequest(target, headers: headers.filter { $0.key.lowercased() != "host" }),
+                isOwned: isEphemeral)
+            if let hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
+            return hop
         }
     }
 

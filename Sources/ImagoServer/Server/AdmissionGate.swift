@@ -2,30 +2,30 @@
 /// work at once, at most ``maximumWaiting`` wait, and the rest are shed at once (503 with
 /// `Retry-After`), so a burst never turns into unbounded waiting. Each call returns what the
 /// owner does next (``AdmissionQueue`` performs it), so it is tested without timing.
-public struct AdmissionGate<Waiter>: Sendable where Waiter: Sendable {
+package struct AdmissionGate<Waiter>: Sendable where Waiter: Sendable {
     /// What to do with an arriving request.
-    public enum Arrival: Sendable {
+    package enum Arrival: Sendable {
         case run
         case wait
         case shed
     }
 
-    public let maximumRunning: Int
-    public let maximumWaiting: Int
-    public private(set) var running = 0
+    package let maximumRunning: Int
+    package let maximumWaiting: Int
+    package private(set) var running = 0
     private var waiting: [Waiter] = []
     private var head = 0
 
-    public init(maximumRunning: Int, maximumWaiting: Int) {
+    package init(maximumRunning: Int, maximumWaiting: Int) {
         self.maximumRunning = max(1, maximumRunning)
         self.maximumWaiting = max(0, maximumWaiting)
     }
 
     /// Requests waiting now.
-    public var waitingCount: Int { waiting.count - head }
+    package var waitingCount: Int { waiting.count - head }
 
     /// A request arrives; `waiter` is kept when it must wait.
-    public mutating func arrive(_ waiter: Waiter) -> Arrival {
+    package mutating func arrive(_ waiter: Waiter) -> Arrival {
         if running < maximumRunning {
             running += 1
             return .run
@@ -36,7 +36,7 @@ public struct AdmissionGate<Waiter>: Sendable where Waiter: Sendable {
     }
 
     /// A running request is done; returns the waiter that runs in its place, if any.
-    public mutating func leave() -> Waiter? {
+    package mutating func leave() -> Waiter? {
         guard head < waiting.count else {
             running = max(0, running - 1)
             return nil

@@ -59,13 +59,40 @@ public final class ImageProxy: Sendable {
         }
     }
 
+    /// Parse, check, plan, then serve from the response cache or produce within admission.
     private func respondOrThrow(path: String, accept: String?, ifNoneMatch: String?) async throws(ProxyError) -> ProxyResponse {
-        let parsed: ProcessingPath
+        let parsed = try parse(path)
+        try checkPolicy(parsed)
+        let plan = plan(for: parsed, accept: accept)
+        if let cached = responses.value(forKey: plan.key) {
+            metrics.recordHit(tier: "response")
+            return response(for: cached, plan: plan, ifNoneMatch: ifNoneMatch)
+        }
+        let outcome = await admission.run { () async -> Result<EncodedImage, ProxyError> in
+            do throws(ProxyError) {
+                return .success(try await self.produce(parsed, acceptsWebP: plan.acceptsWebP))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else { throw .overloaded(retryAfter: configuration.retryAfterSeconds) }
+        let encoded = try outcome.get()
+        responses.store(encoded, forKey: plan.key, cost: encoded.data.count + plan.key.utf8.count)
+        return response(for: encoded, plan: plan, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// The path's grammar: signature, options, source.
+    private func parse(_ path: String) throws(ProxyError) -> ProcessingPath {
         do {
-            parsed = try ProcessingPath.parse(path)
+            return try ProcessingPath.parse(path)
         } catch {
             throw ProxyError(error)
         }
+    }
+
+    /// The server's rules for a parsed path: its signature, the output size, the source, the
+    /// output format this build can write.
+    private func checkPolicy(_ parsed: ProcessingPath) throws(ProxyError) {
         if let signer = configuration.signer, let refusal = signer.check(signature: parsed.signature, for: parsed.signedPart) {
             let message =
                 refusal == .missing
@@ -87,33 +114,36 @@ public final class ImageProxy: Sendable {
             throw ProxyError(
                 status: 400, code: "unsupported_output", message: "this build cannot write WebP yet; ask for f:jpeg, f:png or f:auto")
         }
+    }
+
+    /// What a request's response will be, before it is made.
+    private struct ResponsePlan {
+        /// The response cache's key: negotiated format, options, colour handling and source.
+        var key: String
+        /// Whether `f:auto` may answer WebP (the client's `Accept` names it).
+        var acceptsWebP: Bool
+        /// `Cache-Control: max-age`, longer for signed paths.
+        var maxAge: Int
+        /// Whether the response varies with `Accept` (`f:auto`).
+        var varies: Bool
+    }
+
+    /// Negotiates the output format with `accept` and names the response.
+    private func plan(for parsed: ProcessingPath, accept: String?) -> ResponsePlan {
+        let options = parsed.options
         let acceptsWebP = canWriteWebP && (accept ?? "").lowercased().contains("image/webp")
         let negotiated = options.format == .auto ? (acceptsWebP ? "webp" : "nowebp") : options.format.rawValue
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
-        let key = "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)"
-        let maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
-        let varies = options.format == .auto
-
-        if let cached = responses.value(forKey: key) {
-            metrics.recordHit(tier: "response")
-            return response(for: cached, maxAge: maxAge, varies: varies, ifNoneMatch: ifNoneMatch)
-        }
-        let outcome = await admission.run { () async -> Result<EncodedImage, ProxyError> in
-            do throws(ProxyError) {
-                return .success(try await self.produce(parsed, acceptsWebP: acceptsWebP))
-            } catch {
-                return .failure(error)
-            }
-        }
-        guard let outcome else { throw .overloaded(retryAfter: configuration.retryAfterSeconds) }
-        let encoded = try outcome.get()
-        responses.store(encoded, forKey: key, cost: encoded.data.count + key.utf8.count)
-        return response(for: encoded, maxAge: maxAge, varies: varies, ifNoneMatch: ifNoneMatch)
+        return ResponsePlan(
+            key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
+            acceptsWebP: acceptsWebP,
+            maxAge: configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge,
+            varies: options.format == .auto)
     }
 
-    private func response(for image: EncodedImage, maxAge: Int, varies: Bool, ifNoneMatch: String?) -> ProxyResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(maxAge)")]
-        if varies { headers.append(("Vary", "Accept")) }
+    private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
+        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(plan.maxAge)")]
+        if plan.varies { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }
@@ -143,7 +173,7 @@ public final class ImageProxy: Sendable {
         // Fit never comes out larger than its box, so the decoder may shrink on load to the box's
         // longer side (JPEG DCT scaling, WebP scaled decode); fill and force need the full image.
         if options.resizingType == .fit, !options.enlarge, resize.width > 0, resize.height > 0 {
-            request.thumbnailPixelSize = max(resize.width, resize.height)
+            request.maximumPixelSize = max(resize.width, resize.height)
         }
         let loaded: ImageResponse
         do {
@@ -165,11 +195,11 @@ public final class ImageProxy: Sendable {
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
-            let quality = Double(options.quality ?? configuration.defaultQuality) / 100
+            let quality = options.quality ?? configuration.defaultQuality
             // JPEG: progressive, through the encoder itself; PNG and WebP through the container.
             var data =
                 format == .jpeg
-                ? try JPEGEncoder(quality: Int((quality * 100).rounded()), progressive: true).encode(bitmap)
+                ? try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
                 : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             if let profile = loaded.container.pixelColorProfile { data = try profile.embedded(in: data, format: format) }

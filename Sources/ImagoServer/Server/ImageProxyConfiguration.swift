@@ -11,8 +11,9 @@ public struct ImageProxyConfiguration: Sendable {
     public var sourcePolicy: SourcePolicy
     /// Longest side of an output image, in pixels (after the ratio). Default: 4,096.
     public var maximumOutputDimension: Int
-    /// Quality when the URL gives none. Default: 80.
-    public var defaultQuality: Int
+    /// Quality of lossy output when the URL gives none, 0 (smallest) to 1 (best), as for every
+    /// quality in Imago (a URL's `q:80` is 0.8). Default: 0.8.
+    public var defaultQuality: Double
     /// `max-age` of signed responses, in seconds. Default: one year (31,536,000): a signed URL
     /// names its result for good.
     public var signedMaxAge: Int
@@ -41,7 +42,7 @@ public struct ImageProxyConfiguration: Sendable {
 
     public init(
         signer: URLSigner? = nil, sourcePolicy: SourcePolicy = SourcePolicy(), maximumOutputDimension: Int = 4096,
-        defaultQuality: Int = 80, signedMaxAge: Int = 31_536_000, unsignedMaxAge: Int = 3600,
+        defaultQuality: Double = 0.8, signedMaxAge: Int = 31_536_000, unsignedMaxAge: Int = 3600,
         maximumConcurrentRequests: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, maximumQueuedRequests: Int = 64,
         retryAfterSeconds: Int = 1, responseCacheBytes: Int = 128 * 1024 * 1024, decodingLimits: DecodingLimits = DecodingLimits(),
         loaderConfiguration: DataLoaderConfiguration = DataLoaderConfiguration(maximumBodySize: 20 * 1024 * 1024, maximumConnections: 16),

@@ -14,7 +14,7 @@ struct CacheKeyStorageTests {
         let original = CacheKey.original(request.cacheKeyOverride ?? request.url.absoluteString)
         var processed = original
         var isFirst = true
-        if let size = request.thumbnailPixelSize {
+        if let size = request.maximumPixelSize {
             processed.appendStep(ThumbnailProcessor(maximumPixelSize: size).identifier, isFirst: true)
             isFirst = false
         }
@@ -39,13 +39,13 @@ struct CacheKeyStorageTests {
         request.url = URL(string: "https://cdn.example.com/b.jpg")!
         expectKeysMatchFields(request, "url")
         #expect(request.originalKey.rawValue == "https://cdn.example.com/b.jpg")
-        request.thumbnailPixelSize = 64
+        request.maximumPixelSize = 64
         expectKeysMatchFields(request, "thumbnail")
         request.processors.append(CropProcessor(x: 0, y: 0, width: 10, height: 10))
         expectKeysMatchFields(request, "processor appended")
-        #expect(request.processedKey != ImageRequest(url: request.url, thumbnailPixelSize: 64).processedKey)
+        #expect(request.processedKey != ImageRequest(url: request.url, maximumPixelSize: 64).processedKey)
         request.processors.removeAll()
-        request.thumbnailPixelSize = nil
+        request.maximumPixelSize = nil
         expectKeysMatchFields(request, "processing removed")
         #expect(request.processedKey == request.originalKey)
         request.cacheKeyOverride = "photo-1"

@@ -11,14 +11,14 @@ struct CacheKeyTests {
     static let distinctPairs: [(ImageRequest, ImageRequest)] = [
         // A URL whose fragment spells out a processing step, and the processed request.
         (ImageRequest(url: URL(string: "https://cdn.example.com/a.jpg#thumbnail(256)")!),
-         ImageRequest(url: base, thumbnailPixelSize: 256)),
+         ImageRequest(url: base, maximumPixelSize: 256)),
         // An override that spells out a processed key, and the processed request.
         (ImageRequest(url: URL(string: "https://other.example.com/x.jpg")!, cacheKeyOverride: "https://cdn.example.com/a.jpg#thumbnail(256)"),
-         ImageRequest(url: base, thumbnailPixelSize: 256)),
+         ImageRequest(url: base, maximumPixelSize: 256)),
         // An override that copies the new encoding byte for byte, and the processed request.
         (ImageRequest(url: URL(string: "https://other.example.com/x.jpg")!,
-                      cacheKeyOverride: ImageRequest(url: base, thumbnailPixelSize: 256).processedKey.rawValue),
-         ImageRequest(url: base, thumbnailPixelSize: 256)),
+                      cacheKeyOverride: ImageRequest(url: base, maximumPixelSize: 256).processedKey.rawValue),
+         ImageRequest(url: base, maximumPixelSize: 256)),
         // Identifiers that join to the same text.
         (ImageRequest(url: base, processors: [NamedProcessor("a|b")]),
          ImageRequest(url: base, processors: [NamedProcessor("a"), NamedProcessor("b")])),
@@ -37,14 +37,14 @@ struct CacheKeyTests {
     func stable() {
         #expect(ImageRequest(url: Self.base).originalKey == CacheKey(Self.base.absoluteString))
         #expect(
-            ImageRequest(url: Self.base, thumbnailPixelSize: 64).processedKey
-                == ImageRequest(url: Self.base, thumbnailPixelSize: 64).processedKey)
+            ImageRequest(url: Self.base, maximumPixelSize: 64).processedKey
+                == ImageRequest(url: Self.base, maximumPixelSize: 64).processedKey)
         let overridden = ImageRequest(url: URL(string: "https://x.example/t?token=1")!, cacheKeyOverride: "photo-1")
         #expect(overridden.originalKey == CacheKey("photo-1"))
         #expect(
-            ImageRequest(url: URL(string: "https://x.example/t?token=2")!, thumbnailPixelSize: 8, cacheKeyOverride: "photo-1")
-                .processedKey == ImageRequest(url: Self.base, thumbnailPixelSize: 8, cacheKeyOverride: "photo-1").processedKey)
-        #expect(ImageRequest(url: Self.base, thumbnailPixelSize: 64).originalKey == ImageRequest(url: Self.base).originalKey)
+            ImageRequest(url: URL(string: "https://x.example/t?token=2")!, maximumPixelSize: 8, cacheKeyOverride: "photo-1")
+                .processedKey == ImageRequest(url: Self.base, maximumPixelSize: 8, cacheKeyOverride: "photo-1").processedKey)
+        #expect(ImageRequest(url: Self.base, maximumPixelSize: 64).originalKey == ImageRequest(url: Self.base).originalKey)
     }
 
     @Test("An unprocessed request for a URL with a processing fragment gets the full image, not the cached thumbnail")
@@ -54,7 +54,7 @@ struct CacheKeyTests {
             var configuration = try fixture.configuration()
             configuration.storesProcessedImagesOnDisk = true
             let pipeline = ImagePipeline(configuration: configuration)
-            let thumbnail = try await pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 30))
+            let thumbnail = try await pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 30))
             #expect(thumbnail.container.pixelSize == PixelSize(width: 30, height: 20))
             await pipeline.waitForDiskWrites()
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!

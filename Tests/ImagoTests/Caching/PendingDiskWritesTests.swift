@@ -48,7 +48,7 @@ struct PendingDiskWritesTests {
                     let response = try await pipeline.image(for: ImageRequest(url: server.url(for: "/\(index).jpg")))
                     #expect(response.source == .network)
                 }
-                #expect(pipeline.skippedDiskWriteCount == 2)
+                #expect(pipeline.diskWriter.skippedCount == 2)
                 gate.signal()
                 await pipeline.waitForDiskWrites()
                 #expect(disk.statistics().entryCount == 1)
@@ -67,7 +67,7 @@ struct PendingDiskWritesTests {
                 let pipeline = ImagePipeline(configuration: configuration)
                 _ = try await pipeline.image(for: ImageRequest(url: server.url(for: "/big.jpg")))
                 await pipeline.waitForDiskWrites()
-                #expect(pipeline.skippedDiskWriteCount == 1)
+                #expect(pipeline.diskWriter.skippedCount == 1)
                 #expect(try DiskCache(directory: directory).statistics().entryCount == 0)
             }
         }

@@ -20,7 +20,7 @@ struct ManyURLsCoalescingTests {
             let decoder = CountingDecoder()
             // No memory cache: every caller must be answered by the shared work, not by a hit.
             var configuration = try fixture.configuration(memoryCache: false)
-            configuration.decoder = decoder
+            configuration.decoders.register(decoder)
             let pipeline = ImagePipeline(configuration: configuration)
             var order = (0..<(urlCount * callersPerURL)).map { $0 % urlCount }
             var random = SplitMix(seed: 7)

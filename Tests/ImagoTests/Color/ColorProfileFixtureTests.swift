@@ -75,7 +75,7 @@ struct ColorProfileFixtureTests {
         #expect(deltaE < 0.05, "ΔE \(deltaE)")
         #expect(full.colorProfile?.name == fixture.description)
         // Reduced on load too, the profile still applies.
-        let thumbnail = try ImageDecoder.decode(fixture.data(), targetPixelSize: 48)
+        let thumbnail = try ImageDecoder.decode(fixture.data(), maximumPixelSize: 48)
         #expect(thumbnail.pixelSize.width < fixture.width && thumbnail.colorProfile != nil)
     }
 

@@ -85,7 +85,7 @@ struct ColorProfileKeepTests {
         // the result still matches the reference reduced the same way.
         for file in ["adobergb.jpg", "adobergb.png", "cmyk.jpg"] {
             let fixture = try #require(ColorFixture.decoded.first { $0.file == file })
-            let thumbnail = try ImageDecoder.decode(fixture.data(), targetPixelSize: 48)
+            let thumbnail = try ImageDecoder.decode(fixture.data(), maximumPixelSize: 48)
             #expect(thumbnail.pixelSize.width < fixture.width, "\(file) was not reduced on load")
             let reference = Resampler.resample(try fixture.referenceBitmap(), to: thumbnail.pixelSize)
             let bitmap = Resampler.resample(try thumbnail.bitmap(), to: thumbnail.pixelSize)

@@ -15,22 +15,22 @@ import Testing
         limits.maximumPixelCount = .max
         limits.maximumDimension = .max
         let error = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(data, limits: limits, targetPixelSize: target)
+            try ImageDecoder.decode(data, limits: limits, maximumPixelSize: target)
         }
         #expect(error == .limitExceeded(nil, .sourceDimension(width: 65_535, height: 65_535, limit: 65_500)))
         limits.maximumSourceDimension = 65_535
         let second = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(data, limits: limits, targetPixelSize: target)
+            try ImageDecoder.decode(data, limits: limits, maximumPixelSize: target)
         }
         #expect(second == .limitExceeded(nil, .sourcePixelCount(width: 65_535, height: 65_535, limit: 500_000_000)))
     }
 
     /// A JPEG over the held limit at full size passes with a target, because DCT scaling holds 1/8.
     @Test func jpegLimitAppliesToTheScaledSize() throws {
-        let photo = try JPEGEncoder(quality: 80).encode(gradientBitmap(width: 2000, height: 1500))
+        let photo = try JPEGEncoder(quality: 0.8).encode(gradientBitmap(width: 2000, height: 1500))
         var limits = DecodingLimits()
         limits.maximumPixelCount = 100_000
-        let thumbnail = try ImageDecoder.decode(photo, limits: limits, targetPixelSize: 200).bitmap()
+        let thumbnail = try ImageDecoder.decode(photo, limits: limits, maximumPixelSize: 200).bitmap()
         #expect(thumbnail.width == 250 && thumbnail.height == 188)
         let error = #expect(throws: ImagePipeline.Error.self) { try ImageDecoder.decode(photo, limits: limits) }
         #expect(error == .limitExceeded(nil, .pixelCount(width: 2000, height: 1500, limit: 100_000)))
@@ -41,13 +41,13 @@ import Testing
         let png = try PNGEncoder().encode(gradientBitmap(width: 2000, height: 1500, alpha: true))
         var limits = DecodingLimits()
         limits.maximumPixelCount = 100_000
-        let thumbnail = try ImageDecoder.decode(png, limits: limits, targetPixelSize: 100).bitmap()
+        let thumbnail = try ImageDecoder.decode(png, limits: limits, maximumPixelSize: 100).bitmap()
         #expect(thumbnail.width == 200 && thumbnail.height == 150)  // reduced by 10
         let error = #expect(throws: ImagePipeline.Error.self) { try ImageDecoder.decode(png, limits: limits) }
         #expect(error == .limitExceeded(nil, .pixelCount(width: 2000, height: 1500, limit: 100_000)))
         limits.maximumSourcePixelCount = 2_999_999
         let source = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(png, limits: limits, targetPixelSize: 100)
+            try ImageDecoder.decode(png, limits: limits, maximumPixelSize: 100)
         }
         #expect(source == .limitExceeded(nil, .sourcePixelCount(width: 2000, height: 1500, limit: 2_999_999)))
     }

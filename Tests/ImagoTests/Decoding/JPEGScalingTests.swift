@@ -21,8 +21,8 @@ import Testing
     /// of 48 MB.
     @Test func twelveMegapixelThumbnailStaysSmall() async throws {
         try await offThePool {
-            let photo = try JPEGEncoder(quality: 80).encode(gradientBitmap(width: 4000, height: 3000))
-            let image = try ImageDecoder.decode(photo, targetPixelSize: 256).bitmap()
+            let photo = try JPEGEncoder(quality: 0.8).encode(gradientBitmap(width: 4000, height: 3000))
+            let image = try ImageDecoder.decode(photo, maximumPixelSize: 256).bitmap()
             #expect(image.width == 500 && image.height == 375)
             #expect(max(image.width, image.height) >= 256)
             #expect(image.byteCount < 30 * 1024 * 1024)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func orientationAppliesAfterScaling() throws {
-        let image = try ImageDecoder.decode(try Fixture.named("jpeg-orientation-6").data(), targetPixelSize: 16).bitmap()
+        let image = try ImageDecoder.decode(try Fixture.named("jpeg-orientation-6").data(), maximumPixelSize: 16).bitmap()
         #expect(image.width == 12 && image.height == 16)  // 32x24 at 4/8, then turned
     }
 }

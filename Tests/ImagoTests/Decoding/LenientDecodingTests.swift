@@ -96,7 +96,7 @@ import Testing
     /// Lenient decoding at a DCT scale: the repairs count rows of the scaled output.
     @Test func truncatedJPEGAtAScale() throws {
         let whole = try Fixtures.jpeg(width: 320, height: 240, seed: 6)
-        let container = try ImageDecoder.decode(whole.prefix(whole.count / 2), targetPixelSize: 40)
+        let container = try ImageDecoder.decode(whole.prefix(whole.count / 2), maximumPixelSize: 40)
         #expect(container.pixelSize == PixelSize(width: 40, height: 30))
         #expect(!container.repairs.isEmpty)
     }

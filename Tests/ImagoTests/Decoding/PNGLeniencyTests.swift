@@ -12,7 +12,7 @@ import Testing
     static func decode(_ data: Data, policy: DecodingPolicy = .lenient, target: Int? = nil) throws -> ImageContainer {
         var limits = DecodingLimits()
         limits.policy = policy
-        return try ImageDecoder.decode(data, limits: limits, targetPixelSize: target)
+        return try ImageDecoder.decode(data, limits: limits, maximumPixelSize: target)
     }
 
     /// Rows `0..<rows` of `bitmap`, the rest transparent black.
@@ -103,7 +103,7 @@ import Testing
         try await offThePool {
             var builder = PNGBuilder(gradientBitmap(width: 800, height: 600))
             builder.interlaced = true
-            let context = DecodingContext(format: .png, targetPixelSize: 64)
+            let context = DecodingContext(format: .png, maximumPixelSize: 64)
             let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(builder.data, context: context)
             #expect(try container.bitmap().width == 134)
             // Factor 6: 16 bytes of sums per reduced pixel stand for 36 source pixels (144 bytes).

@@ -25,7 +25,7 @@ import Testing
     @Test func largePNGThumbnailNeverHoldsTheFullImage() async throws {
         try await offThePool {
             let png = try PNGEncoder().encode(Self.stripes(width: 6000, height: 4000, alpha: false))
-            let context = DecodingContext(format: .png, targetPixelSize: 256)
+            let context = DecodingContext(format: .png, maximumPixelSize: 256)
             let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(png, context: context)
             let bitmap = try container.bitmap()
             #expect(bitmap.width == 546 && bitmap.height == 364)
@@ -41,7 +41,7 @@ import Testing
         let png = try PNGEncoder().encode(gradientBitmap(width: 613, height: 407, alpha: alpha))
         let full = try PNGDecoder().decodeMeasuringWork(png, context: DecodingContext(format: .png))
         #expect(full.workingSize >= 613 * 407 * 4)
-        let reduced = try PNGDecoder().decodeMeasuringWork(png, context: DecodingContext(format: .png, targetPixelSize: 50))
+        let reduced = try PNGDecoder().decodeMeasuringWork(png, context: DecodingContext(format: .png, maximumPixelSize: 50))
         let expected = BoxReducer.reduce(try full.container.bitmap(), factor: 6)
         #expect(try reduced.container.bitmap() == expected)
         #expect(expected.width == 103 && expected.height == 68)
@@ -53,7 +53,7 @@ import Testing
     func fixtureThroughRows(_ fixture: Fixture) throws {
         let data = try fixture.data()
         let full = try ImageDecoder.decode(data).bitmap()
-        let reduced = try ImageDecoder.decode(data, targetPixelSize: 4).bitmap()
+        let reduced = try ImageDecoder.decode(data, maximumPixelSize: 4).bitmap()
         #expect(reduced == BoxReducer.reduce(full, factor: 4), "\(fixture.name)")
     }
 
@@ -71,7 +71,7 @@ import Testing
     func webPDecodesScaled(_ name: String) throws {
         let data = try Fixture.named(name).data()
         let full = try ImageDecoder.decode(data).bitmap()
-        let scaled = try ImageDecoder.decode(data, targetPixelSize: 8).bitmap()
+        let scaled = try ImageDecoder.decode(data, maximumPixelSize: 8).bitmap()
         #expect(max(scaled.width, scaled.height) == 16)
         #expect(scaled.width * full.height == scaled.height * full.width)
     }
@@ -81,7 +81,7 @@ import Testing
     func animationFramesAreReduced(_ name: String) throws {
         let data = try Fixture.named(name).data()
         let full = try ImageDecoder.decode(data)
-        let reduced = try ImageDecoder.decode(data, targetPixelSize: 4)
+        let reduced = try ImageDecoder.decode(data, maximumPixelSize: 4)
         #expect(reduced.frames.count == full.frames.count && full.frames.count > 1)
         for (small, large) in zip(reduced.frames, full.frames) {
             let expected = BoxReducer.reduce(try large.bitmap(), factor: 4)

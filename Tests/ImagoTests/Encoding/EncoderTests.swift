@@ -21,15 +21,15 @@ import Testing
         #expect(decoded.alphaMode == .straight)
     }
 
-    /// Gradients survive quality 90 within 6 levels per channel; quality changes the size.
+    /// Gradients survive quality 0.9 within 6 levels per channel; quality changes the size.
     @Test func jpegRoundTripIsClose() throws {
         let original = gradientBitmap(width: 64, height: 48)
-        let data = try JPEGEncoder(quality: 90).encode(original)
+        let data = try JPEGEncoder(quality: 0.9).encode(original)
         #expect(ImageFormat.sniff(data) == .jpeg)
         let decoded = try ImageDecoder.decode(data).bitmap()
         #expect(decoded.width == 64 && decoded.height == 48 && decoded.alphaMode == .opaque)
         #expect(largestDifference(decoded, original.pixels).value <= 6)
-        #expect(try JPEGEncoder(quality: 20).encode(original).count < data.count)
+        #expect(try JPEGEncoder(quality: 0.2).encode(original).count < data.count)
     }
 
     /// JPEG has no alpha: transparent pixels come out white, and red at half alpha comes out as
@@ -41,7 +41,7 @@ import Testing
         var image = Bitmap(width: 16, height: 16)
         image.alphaMode = mode
         for y in 0..<16 { for x in 8..<16 { image[x, y] = halfRed } }
-        let decoded = try ImageDecoder.decode(try JPEGEncoder(quality: 95).encode(image)).bitmap()
+        let decoded = try ImageDecoder.decode(try JPEGEncoder(quality: 0.95).encode(image)).bitmap()
         let white = decoded[2, 8], pink = decoded[13, 8]
         #expect(min(white.r, white.g, white.b) >= 252, "\(white)")
         // 200 * 128/255 + 255 * 127/255 = 227; green and blue 127.
@@ -55,8 +55,11 @@ import Testing
     }
 
     @Test func qualityIsClamped() {
-        #expect(JPEGEncoder(quality: 0).quality == 1)
-        #expect(JPEGEncoder(quality: 250).quality == 100)
-        #expect(JPEGEncoder().quality == 85)
+        #expect(JPEGEncoder(quality: -1).quality == 0)
+        #expect(JPEGEncoder(quality: 2.5).quality == 1)
+        #expect(JPEGEncoder(quality: .nan).quality == 0.85)
+        #expect(JPEGEncoder().quality == 0.85)
+        #expect(WebPEncoder(quality: 7).quality == 1)
+        #expect(WebPEncoder().quality == 0.85)
     }
 }

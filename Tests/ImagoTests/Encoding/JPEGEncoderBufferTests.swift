@@ -21,7 +21,7 @@ import Testing
     /// A megapixel of noise makes the buffer grow from 16 KiB several times over.
     @Test func largeOutputGrowsTheBufferAndDecodes() throws {
         let bitmap = Self.noise(width: 1_024, height: 1_024)
-        let data = try JPEGEncoder(quality: 90).encode(bitmap)
+        let data = try JPEGEncoder(quality: 0.9).encode(bitmap)
         #expect(data.count > 16_384 * 16)
         #expect(data.suffix(2) == Data([0xFF, 0xD9]))
         let decoded = try ImageDecoder.decode(data).bitmap()
@@ -34,14 +34,14 @@ import Testing
     func failingAfterTheBufferGrewFreesItOnce(_ limit: Int) throws {
         let bitmap = Self.noise(width: 1_024, height: 1_024)
         let error = #expect(throws: ImagePipeline.Error.self) {
-            try JPEGEncoder(quality: 90).encode(bitmap, outputLimit: limit)
+            try JPEGEncoder(quality: 0.9).encode(bitmap, outputLimit: limit)
         }
         guard case .encodingFailed(.jpeg, let reason)? = error else {
             Issue.record("expected encodingFailed, got \(String(describing: error))")
             return
         }
         #expect(reason.localizedCaseInsensitiveContains("insufficient memory"), "\(reason)")
-        let whole = try JPEGEncoder(quality: 90).encode(bitmap, outputLimit: 2_000_000)
-        #expect(whole == (try JPEGEncoder(quality: 90).encode(bitmap)))
+        let whole = try JPEGEncoder(quality: 0.9).encode(bitmap, outputLimit: 2_000_000)
+        #expect(whole == (try JPEGEncoder(quality: 0.9).encode(bitmap)))
     }
 }

@@ -39,7 +39,7 @@ import Testing
         ])
     func maxAge(value: String, expected: Int?) {
         #expect(HTTPHeaderParser.CacheControl(value).maxAge == expected)
-        let validators = HTTPValidators(responseHeaders: ["cache-control": value])
+        let validators = HTTPCacheHeaders(responseHeaders: ["cache-control": value])
         #expect(validators.maxAge == expected.map { .seconds($0) })
     }
 
@@ -47,7 +47,7 @@ import Testing
     func flags() {
         let control = HTTPHeaderParser.CacheControl("No-Store, NO-CACHE=\"set-cookie\"")
         #expect(control.noStore && control.noCache)
-        #expect(HTTPValidators(responseHeaders: ["cache-control": "no-cache, max-age="]).lifetime == .zero)
+        #expect(HTTPCacheHeaders(responseHeaders: ["cache-control": "no-cache, max-age="]).lifetime == .zero)
     }
 
     @Test(
@@ -57,7 +57,7 @@ import Testing
             ("1.5", .seconds(60)), ("99999999999999999999999", .zero),
         ])
     func age(value: String, expected: Duration) {
-        let validators = HTTPValidators(responseHeaders: ["cache-control": "max-age=60", "age": value])
+        let validators = HTTPCacheHeaders(responseHeaders: ["cache-control": "max-age=60", "age": value])
         #expect(validators.maxAge == expected)
     }
 
@@ -69,16 +69,16 @@ import Testing
             ("Wed, 21 Oct 2015 07:28:00 GMT", .some("Wed, 21 Oct 2015 07:28:00 GMT")),
         ])
     func validators(value: String, expected: String?) {
-        let validators = HTTPValidators(responseHeaders: ["etag": value, "last-modified": value])
+        let validators = HTTPCacheHeaders(responseHeaders: ["etag": value, "last-modified": value])
         #expect(validators.etag == expected)
         #expect(validators.lastModified == expected)
-        #expect(HTTPValidators(metadata: validators.metadata) == validators)
-        #expect(HTTPValidators(metadata: ["http.etag": value]).etag == expected)
+        #expect(HTTPCacheHeaders(metadata: validators.metadata) == validators)
+        #expect(HTTPCacheHeaders(metadata: ["http.etag": value]).etag == expected)
     }
 
     @Test("Expires is ignored, whatever it holds", arguments: ["0", "", "-1", "Thu, 01 Jan 1970 00:00:00 GMT", "garbage"])
     func expires(value: String) {
-        let validators = HTTPValidators(responseHeaders: ["expires": value])
+        let validators = HTTPCacheHeaders(responseHeaders: ["expires": value])
         #expect(validators.maxAge == nil && validators.lifetime == nil)
     }
 

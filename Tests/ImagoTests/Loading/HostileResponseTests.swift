@@ -44,7 +44,7 @@ extension LoadingTests {
             }
         }
 
-        /// The same headers through a pipeline with a disk cache: `HTTPValidators` reads every
+        /// The same headers through a pipeline with a disk cache: `HTTPCacheHeaders` reads every
         /// response, which is where `max-age=` trapped.
         @Test(arguments: LoaderKind.allCases, 0..<cacheHeaders.count)
         func cacheHeadersThroughAPipelineLoadAndCache(_ kind: LoaderKind, index: Int) async throws {

@@ -159,7 +159,7 @@ struct ProcessedVariantTests {
             let url = try fixture.serveJPEG(width: 300, height: 200)
             var configuration = try fixture.configuration()
             configuration.storesProcessedImagesOnDisk = true
-            let request = ImageRequest(url: url, thumbnailPixelSize: 60)
+            let request = ImageRequest(url: url, maximumPixelSize: 60)
             let first = ImagePipeline(configuration: configuration)
             #expect(try await first.image(for: request).container.pixelSize == PixelSize(width: 60, height: 40))
             await first.waitForDiskWrites()
@@ -194,7 +194,7 @@ struct ProcessedVariantHTTPCachingTests {
                 "/n.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
                 headers: ["Cache-Control": "no-store"])
             let pipeline = ImagePipeline(configuration: try configuration(fixture))
-            let request = ImageRequest(url: fixture.server.url(for: "/n.jpg"), thumbnailPixelSize: 30)
+            let request = ImageRequest(url: fixture.server.url(for: "/n.jpg"), maximumPixelSize: 30)
             #expect(try await pipeline.image(for: request).container.pixelSize == PixelSize(width: 30, height: 20))
             await pipeline.waitForDiskWrites()
             #expect(try fixture.diskEntryCount() == 0)
@@ -209,7 +209,7 @@ struct ProcessedVariantHTTPCachingTests {
                 headers: ["Cache-Control": "max-age=600"], etag: "\"m\"")
             let configuration = try configuration(fixture)
             let pipeline = ImagePipeline(configuration: configuration)
-            let request = ImageRequest(url: fixture.server.url(for: "/m.jpg"), thumbnailPixelSize: 30)
+            let request = ImageRequest(url: fixture.server.url(for: "/m.jpg"), maximumPixelSize: 30)
             _ = try await pipeline.image(for: request)
             await pipeline.waitForDiskWrites()
             let disk = try DiskCache(directory: fixture.directory)
@@ -227,7 +227,7 @@ struct ProcessedVariantHTTPCachingTests {
             fixture.server.set(
                 "/v.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
                 headers: ["Cache-Control": "max-age=0"], etag: "\"v1\"")
-            let request = ImageRequest(url: fixture.server.url(for: "/v.jpg"), thumbnailPixelSize: 30)
+            let request = ImageRequest(url: fixture.server.url(for: "/v.jpg"), maximumPixelSize: 30)
             let first = ImagePipeline(configuration: try configuration(fixture))
             _ = try await first.image(for: request)
             await first.waitForDiskWrites()
@@ -260,7 +260,7 @@ struct ProcessedVariantHTTPCachingTests {
             fixture.server.set(
                 "/c.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
                 headers: ["Cache-Control": "max-age=0"], etag: "\"c1\"")
-            let request = ImageRequest(url: fixture.server.url(for: "/c.jpg"), thumbnailPixelSize: 30)
+            let request = ImageRequest(url: fixture.server.url(for: "/c.jpg"), maximumPixelSize: 30)
             let first = ImagePipeline(configuration: try configuration(fixture))
             #expect(try await first.image(for: request).container.pixelSize == PixelSize(width: 30, height: 20))
             await first.waitForDiskWrites()

@@ -7,10 +7,10 @@ import Testing
 @Suite("Download state machine")
 struct DownloadStateMachineTests {
     static let url = URL(string: "http://127.0.0.1/a.jpg")!
-    static let staleWithETag = HTTPValidators(metadata: HTTPValidators(responseHeaders: ["etag": "\"v1\""]).metadata)
+    static let staleWithETag = HTTPCacheHeaders(metadata: HTTPCacheHeaders(responseHeaders: ["etag": "\"v1\""]).metadata)
 
     func machine(
-        attempts: Int = 3, stale: HTTPValidators? = nil, servesExpired: Bool = false, honoursHeaders: Bool = true
+        attempts: Int = 3, stale: HTTPCacheHeaders? = nil, servesExpired: Bool = false, honoursHeaders: Bool = true
     ) -> DownloadStateMachine {
         DownloadStateMachine(
             url: Self.url, retryPolicy: RetryPolicy(maximumAttempts: attempts),
@@ -29,29 +29,44 @@ struct DownloadStateMachineTests {
     @Test("200 is accepted with the lifetime its headers give, unless HTTP caching is ignored")
     func accepts() {
         let headers = ["cache-control": "max-age=60"]
-        guard case .accept(_, let lifetime) = machine().response(statusCode: 200, headers: headers) else {
+        guard case .accept(let storage) = machine().response(statusCode: 200, headers: headers) else {
             Issue.record("200 not accepted")
             return
         }
-        #expect(lifetime == .seconds(60))
-        guard case .accept(_, let ignored) = machine(honoursHeaders: false).response(statusCode: 200, headers: headers)
+        #expect(storage.lifetime == .seconds(60))
+        guard case .accept(let ignored) = machine(honoursHeaders: false).response(statusCode: 200, headers: headers)
         else {
             Issue.record("200 not accepted")
             return
         }
-        #expect(ignored == nil)
+        #expect(ignored == .unrestricted)
+    }
+
+    @Test("no-store forbids keeping the bytes on disk when HTTP caching is honoured, and only then")
+    func noStore() {
+        let headers = ["cache-control": "no-store", "etag": "\"v2\""]
+        guard case .accept(let honoured) = machine().response(statusCode: 200, headers: headers),
+            case .accept(let ignored) = machine(honoursHeaders: false).response(statusCode: 200, headers: headers)
+        else {
+            Issue.record("200 not accepted")
+            return
+        }
+        #expect(honoured.isForbidden)
+        #expect(HTTPCacheHeaders(metadata: honoured.metadata).etag == "\"v2\"")
+        #expect(ignored == .unrestricted)
+        #expect(!ignored.isForbidden)
     }
 
     @Test("304 refreshes the stale copy; 304 with no copy fails")
     func notModified() {
         guard
-            case .refreshStale(_, let lifetime) = machine(stale: Self.staleWithETag)
+            case .refreshStale(let storage) = machine(stale: Self.staleWithETag)
                 .response(statusCode: 304, headers: ["cache-control": "max-age=30"])
         else {
             Issue.record("304 did not refresh the stale copy")
             return
         }
-        #expect(lifetime == .seconds(30))
+        #expect(storage.lifetime == .seconds(30))
         #expect(machine().response(statusCode: 304, headers: [:]) == .fail(.httpStatus(Self.url, statusCode: 304)))
     }
 

@@ -32,7 +32,7 @@ struct ImagePipelineTests {
             let url = try fixture.serveJPEG()
             let decoder = CountingDecoder()
             let pipeline = ImagePipeline(
-                configuration: .init(decoder: decoder, diskCache: try DiskCache(directory: fixture.directory)))
+                configuration: .init(decoders: ImageDecoderRegistry(decoders: [decoder]), diskCache: try DiskCache(directory: fixture.directory)))
             let sources = try await withThrowingTaskGroup(of: ImageResponse.Source.self) { group in
                 for _ in 0..<50 { group.addTask { try await pipeline.image(for: ImageRequest(url: url)).source } }
                 return try await group.reduce(into: [ImageResponse.Source]()) { $0.append($1) }
@@ -44,14 +44,35 @@ struct ImagePipelineTests {
         }
     }
 
+    @Test("A ThumbnailProcessor first among the processors is the thumbnail option: one key, one reduced decode, one image")
+    func thumbnailProcessorIsTheOption() async throws {
+        try await PipelineFixture.with { fixture in
+            let url = try fixture.serveJPEG(width: 1600, height: 1200)
+            let option = ImageRequest(url: url, maximumPixelSize: 100)
+            let processor = ImageRequest(url: url, processors: [ThumbnailProcessor(maximumPixelSize: 100), CropProcessor.centerSquare])
+            let optionThenCrop = ImageRequest(url: url, maximumPixelSize: 100, processors: [CropProcessor.centerSquare])
+            #expect(processor.processedKey == optionThenCrop.processedKey)
+            var images: [Bitmap] = []
+            for request in [optionThenCrop, processor] {
+                let decoder = CountingDecoder()
+                let pipeline = ImagePipeline(configuration: .init(decoders: ImageDecoderRegistry(decoders: [decoder]), memoryCache: nil, connectivity: .alwaysReachable))
+                images.append(try await pipeline.image(for: request).container.bitmap())
+                #expect(decoder.maximumPixelSizes == [100])  // decoded for the thumbnail, not at full size
+            }
+            #expect(images[0] == images[1])
+            #expect(images[0].width == 75 && images[0].height == 75)
+            #expect(option.processedKey != processor.processedKey)
+        }
+    }
+
     @Test("Different thumbnails of one URL share one download")
     func thumbnailsShareDownload() async throws {
         try await PipelineFixture.with { fixture in
             fixture.server.setBehavior("/photo.jpg", .held)
             let url = try fixture.serveJPEG(width: 400, height: 300)
             let pipeline = try fixture.makePipeline()
-            async let small = pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 40))
-            async let large = pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 200))
+            async let small = pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 40))
+            async let large = pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 200))
             async let full = pipeline.image(for: ImageRequest(url: url))
             let download = ImagePipeline.WorkKey(ImageRequest(url: url).originalKey, .useCache)
             #expect(await eventually { pipeline.dataWork.waiterCount(for: download) == 3 })

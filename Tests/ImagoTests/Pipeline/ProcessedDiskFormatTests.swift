@@ -16,7 +16,7 @@ struct ProcessedDiskFormatTests {
             var configuration = try fixture.configuration()
             configuration.storesProcessedImagesOnDisk = true
             let pipeline = ImagePipeline(configuration: configuration)
-            var request = ImageRequest(url: url, thumbnailPixelSize: 32)
+            var request = ImageRequest(url: url, maximumPixelSize: 32)
             if rounded { request.processors = [RoundedCornersProcessor(radius: 8)] }
 
             _ = try await pipeline.image(for: request)

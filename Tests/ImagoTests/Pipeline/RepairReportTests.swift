@@ -42,7 +42,7 @@ struct RepairReportTests {
             fixture.server.set("/cut.jpg", data: whole.prefix(whole.count / 2), contentType: "image/jpeg")
             let pipeline = try fixture.makePipeline()
             let response = try await pipeline.image(
-                for: ImageRequest(url: fixture.server.url(for: "/cut.jpg"), thumbnailPixelSize: 64))
+                for: ImageRequest(url: fixture.server.url(for: "/cut.jpg"), maximumPixelSize: 64))
             #expect(response.container.pixelSize.width <= 64)
             #expect(!response.repairs.isEmpty)
         }

@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: ["thumbnail-photo.jpg", "thumbnail-alpha.png", "thumbnail-photo.webp"])
     func withinThirtyTwoDecibelsOfPillow(_ file: String) throws {
         let data = try Fixture.data(file)
-        let decoded = try ImageDecoder.decode(data, targetPixelSize: 256)
+        let decoded = try ImageDecoder.decode(data, maximumPixelSize: 256)
         let thumbnail = try ThumbnailProcessor(maximumPixelSize: 256).process(decoded).bitmap()
         let referenceFile = file.replacingOccurrences(of: ".", with: "-") + ".pillow256.png"
         let reference = try ImageDecoder.decode(try Fixture.data(referenceFile)).bitmap()
@@ -26,7 +26,7 @@ import Testing
             let source = try ImageDecoder.decode(try Fixture.data("thumbnail-alpha.png")).bitmap()
             var builder = PNGBuilder(source)
             builder.interlaced = true
-            let decoded = try ImageDecoder.decode(builder.data, targetPixelSize: 256)
+            let decoded = try ImageDecoder.decode(builder.data, maximumPixelSize: 256)
             let thumbnail = try ThumbnailProcessor(maximumPixelSize: 256).process(decoded).bitmap()
             let reference = try ImageDecoder.decode(try Fixture.data("thumbnail-alpha-png.pillow256.png")).bitmap()
             try #require(thumbnail.width == reference.width && thumbnail.height == reference.height)

@@ -18,7 +18,7 @@ do {
 
     // A thumbnail, decoded straight at the smaller size (without a disk cache, the bytes are
     // downloaded again), then encoded as PNG: the same call writes JPEG or WebP.
-    let thumbnail = try await pipeline.image(for: ImageRequest(url: url, thumbnailPixelSize: 256))
+    let thumbnail = try await pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 256))
     try thumbnail.container.encoded(as: .png).write(to: output)
     print("saved \(thumbnail.container.pixelSize) to \(output.path)")
 } catch {

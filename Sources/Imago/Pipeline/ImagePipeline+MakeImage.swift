@@ -4,7 +4,7 @@ import Synchronization
 extension ImagePipeline {
     /// The shared work for one processed image: a processed copy on disk, or the original bytes
     /// (shared with every other variant of the same URL), decoded and processed once.
-    func loadImage(
+    func makeImage(
         for request: ImageRequest, context: InFlightTable<WorkKey, ImageResponse>.Context
     ) async throws(Error) -> ImageResponse {
         if request.cachePolicy.readsMemory,
@@ -40,7 +40,7 @@ extension ImagePipeline {
         } catch {
             // A decode stopped by cancellation says nothing about the bytes: keep them.
             if loaded.source == .disk, error != .cancelled(request.url), !Task.isCancelled {
-                discardUndecodable(request)
+                diskWriter.removeOriginal(for: request)
             }
             throw error
         }
@@ -52,11 +52,11 @@ extension ImagePipeline {
         if request.isProcessed { timing.process = clock.now - processStart }
         try checkCancellation(request)
 
-        store(processed, for: request)
-        if loaded.source == .network { storeOriginal(loaded, for: request) }
+        storeInMemory(processed, for: request)
+        diskWriter.storeOriginal(loaded, for: request)  // they decoded
         // A new download, or a stale variant whose original changed: (re)store the variant.
-        if request.isProcessed, loaded.source == .network || staleProcessed != nil {
-            storeProcessed(processed, for: request, original: loaded)
+        if loaded.source == .network || staleProcessed != nil {
+            diskWriter.storeProcessed(processed, for: request, original: loaded)
         }
         return ImageResponse(
             container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing)
@@ -74,7 +74,7 @@ extension ImagePipeline {
     /// A processed variant stored on disk by an earlier run. A fresh one is decoded as it is; an
     /// expired one waits for its original's revalidation (it expires with its original).
     private func readProcessedFromDisk(for request: ImageRequest) -> ProcessedRead {
-        guard configuration.storesProcessedImagesOnDisk, request.isProcessed, request.cachePolicy.readsDisk,
+        guard diskWriter.keepsProcessedImages(for: request), request.cachePolicy.readsDisk,
             let diskCache = configuration.diskCache,
             let entry = diskCache.entry(forKey: request.processedKey, allowExpired: true)
         else { return .none }
@@ -86,17 +86,11 @@ extension ImagePipeline {
     /// original was revalidated by a 304, or is unchanged): it gets the original's new expiry and
     /// is served. Nil when the original changed: the caller processes it anew.
     private func revalidated(_ entry: DiskCache.Entry, by loaded: LoadedData, for request: ImageRequest) -> ImageResponse? {
-        guard entry.metadata[Self.originalFingerprintKey] == loaded.fingerprint,
-            !(configuration.honoursHTTPCacheHeaders && loaded.validators?.noStore == true),
+        guard entry.metadata[DiskWriter.originalFingerprintKey] == loaded.fingerprint, !loaded.storage.isForbidden,
             let response = decodeProcessed(entry, for: request, source: loaded.source == .network ? .disk : loaded.source)
         else { return nil }
-        if loaded.source == .network { storeOriginal(loaded, for: request) }  // same bytes, new lifetime
-        if request.cachePolicy.writesDisk, let diskCache = configuration.diskCache {
-            let expiry = loaded.expiry
-            scheduleDiskWrite(for: request, bytes: entry.data.count) {
-                try diskCache.store(entry.data, forKey: request.processedKey, metadata: entry.metadata, expiry: expiry)
-            }
-        }
+        diskWriter.storeOriginal(loaded, for: request)  // same bytes, new lifetime
+        diskWriter.restoreProcessed(entry, for: request, original: loaded)
         return response
     }
 
@@ -108,18 +102,18 @@ extension ImagePipeline {
         let clock = ContinuousClock()
         let start = clock.now
         guard let format = configuration.decoders.sniff(data),
-            let container = try? configuration.decoder.decode(
+            let container = try? configuration.decoders.decode(
                 data,
                 context: DecodingContext(
                     format: format, url: request.url, limits: configuration.decodingLimits,
                     colorProfileHandling: request.colorProfileHandling))
         else {
-            configuration.diskCache?.remove(forKey: request.processedKey)
+            diskWriter.removeProcessed(for: request)
             return nil
         }
         var timing = StageTiming()
         timing.diskRead = clock.now - start
-        store(container, for: request)
+        storeInMemory(container, for: request)
         return ImageResponse(container: container, source: source, encodedByteCount: data.count, timing: timing)
     }
 
@@ -130,10 +124,10 @@ extension ImagePipeline {
         }
         var context = DecodingContext(
             format: format, url: request.url, limits: configuration.decodingLimits,
-            targetPixelSize: request.thumbnailPixelSize, colorProfileHandling: request.colorProfileHandling)
+            maximumPixelSize: request.thumbnailSize, colorProfileHandling: request.colorProfileHandling)
         // A thumbnail's colours are converted after it is made, on its pixels only (`process`).
-        context.defersColorConversion = request.thumbnailPixelSize != nil
-        return try configuration.decoder.decode(data, context: context)
+        context.defersColorConversion = request.thumbnailSize != nil
+        return try configuration.decoders.decode(data, context: context)
     }
 
     /// A lenient decode of a damaged source is logged once, at `notice`: the image shows, but not
@@ -147,28 +141,22 @@ extension ImagePipeline {
 
     private func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {
         var result = container
-        if let size = request.thumbnailPixelSize {
+        if let size = request.thumbnailSize {
             result = try ThumbnailProcessor(maximumPixelSize: size).process(result)
         }
         #if os(Linux)
         result.completeColorConversion()  // before any other processor sees the pixels
         #endif
-        for processor in request.processors {
+        for processor in request.processorsAfterThumbnail {
             result = try processor.process(result)
         }
         return result
     }
 
-    private func store(_ container: ImageContainer, for request: ImageRequest) {
+    private func storeInMemory(_ container: ImageContainer, for request: ImageRequest) {
         guard request.cachePolicy.writesMemory, let memoryCache = configuration.memoryCache else { return }
         let pinned = configuration.pinnedPriority.map { request.priority >= $0 } ?? false
         memoryCache.store(container, forKey: request.processedKey, cost: container.cost, pinned: pinned)
-    }
-
-    /// Bytes on disk that no longer decode (a decoder upgrade, a limit lowered) are dropped, so the
-    /// next request downloads them again.
-    private func discardUndecodable(_ request: ImageRequest) {
-        configuration.diskCache?.remove(forKey: request.originalKey)
     }
 
     /// Cancelled work writes nothing: checked before every side effect.

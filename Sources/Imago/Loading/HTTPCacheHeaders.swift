@@ -2,7 +2,7 @@ import Foundation
 
 /// What an HTTP response says about caching its body: validators to revalidate it with, and how
 /// long it stays fresh. Stored with a disk entry as metadata.
-struct HTTPValidators: Sendable, Hashable {
+struct HTTPCacheHeaders: Sendable, Hashable {
     /// The `ETag` header, sent back as `If-None-Match`.
     var etag: String?
     /// The `Last-Modified` header, sent back as `If-Modified-Since`.

@@ -1,0 +1,54 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The pipeline's caches, addressed by request or URL: `pipeline.cache[url]` is the image kept
+    /// in memory, `pipeline.cache.remove(request)` forgets an image everywhere.
+    public var cache: Cache { Cache(pipeline: self) }
+
+    /// A pipeline's memory and disk caches, addressed as the pipeline addresses them (by the
+    /// request's ``ImageRequest/processedKey`` in memory, its ``ImageRequest/originalKey`` and
+    /// processed key on disk). See ``ImagePipeline/cache``.
+    public struct Cache: Sendable {
+        let pipeline: ImagePipeline
+
+        /// The decoded image kept in memory for `request`, or `nil` (read as
+        /// ``ImagePipeline/cachedImage(for:)`` reads it). Setting an image stores it there, so the
+        /// next load of `request` is a memory hit; setting `nil` removes it.
+        public subscript(request: ImageRequest) -> ImageContainer? {
+            get { pipeline.cachedImage(for: request) }
+            nonmutating set {
+                guard let memory = pipeline.memoryCache else { return }
+                if let newValue {
+                    memory.store(newValue, forKey: request.processedKey, cost: newValue.cost)
+                } else {
+                    memory.removeValue(forKey: request.processedKey)
+                }
+            }
+        }
+
+        /// The image kept in memory for `ImageRequest(url: url)`; see ``subscript(_:)-(ImageRequest)``.
+        public subscript(url: URL) -> ImageContainer? {
+            get { self[ImageRequest(url: url)] }
+            nonmutating set { self[ImageRequest(url: url)] = newValue }
+        }
+
+        /// The original bytes of `request` on disk while they are fresh, or `nil`.
+        public func cachedData(for request: ImageRequest) -> Data? {
+            pipeline.diskCache?.data(forKey: request.originalKey)
+        }
+
+        /// Forgets `request`'s image: the decoded image in memory, and on disk its processed
+        /// variant and the original bytes (which every other variant of the URL is made from).
+        public func remove(_ request: ImageRequest) {
+            pipeline.memoryCache?.removeValue(forKey: request.processedKey)
+            pipeline.diskCache?.remove(forKey: request.processedKey)
+            pipeline.diskCache?.remove(forKey: request.originalKey)
+        }
+
+        /// Empties the memory cache and the disk cache.
+        public func removeAll() {
+            pipeline.memoryCache?.removeAll()
+            pipeline.diskCache?.removeAll()
+        }
+    }
+}
