@@ -11,8 +11,6 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzTarget.decode(data, as: .png)
     guard ImageFormat.sniff(data) == .png else { return 0 }
     _ = try? ImageDecoder.decode(data, limits: FuzzTarget.limits, maximumPixelSize: 2).bitmap()
-    var strict = FuzzTarget.limits
-    strict.policy = .strict
-    _ = try? ImageDecoder.decode(data, limits: strict).bitmap()
+    _ = try? ImageDecoder.decode(data, limits: FuzzTarget.limits, policy: .strict).bitmap()
     return 0
 }

@@ -13,10 +13,11 @@ public struct AnyAnimationFrameSource: AnimationFrameSource {
     /// memory), otherwise the frames `container` already holds.
     /// - Throws: what opening the GIF throws (a malformed file, ``DecodingLimits``).
     public init(
-        container: ImageContainer, data: Data? = nil, limits: DecodingLimits = DecodingLimits(), loopCount: Int = 0
+        container: ImageContainer, data: Data? = nil, limits: DecodingLimits = DecodingLimits(),
+        policy: DecodingPolicy = .lenient, loopCount: Int = 0
     ) throws(ImagePipeline.Error) {
         if let data, container.format == .gif, ImageFormat.sniff(data) == .gif {
-            base = try GIFFrameSource(data: data, limits: limits)
+            base = try GIFFrameSource(data: data, limits: limits, policy: policy)
         } else {
             base = ContainerFrameSource(container, loopCount: loopCount)
         }

@@ -42,11 +42,6 @@ public struct DecodingLimits: Sendable, Hashable {
     /// the largest print profiles (CMYK lookup tables of 1–3 MB). A larger one is not read: the
     /// pixels are read as sRGB and ``ImageContainer/repairs`` says why, as for any unusable profile.
     public var maximumColorProfileSize: Int = 4 * 1024 * 1024
-    /// What a complete but damaged file becomes: the picture a browser shows, with its repairs
-    /// listed (``DecodingPolicy/lenient``), or an error (``DecodingPolicy/strict``).
-    /// Default: `.lenient`. The limits above hold under either policy.
-    public var policy: DecodingPolicy = .lenient
-
     /// The defaults.
     public init() {}
 

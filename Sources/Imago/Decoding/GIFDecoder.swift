@@ -11,7 +11,7 @@ import Foundation
 /// canvas's, which it produces), so a 1x1 canvas cannot carry a thousand huge frames. The task's
 /// cancellation is checked between frames.
 ///
-/// Damage follows ``DecodingLimits/policy``. Lenient (the default), as browsers do: the first
+/// Damage follows ``DecodingContext/policy``. Lenient (the default), as browsers do: the first
 /// frame short of data shows the pixels it holds and leaves the rest transparent, an animation cut
 /// off keeps its complete frames, a frame declared 0 pixels wide or high is empty, an LZW code size of 0 decodes, and each repair is listed in
 /// ``ImageContainer/repairs``. Strict: any of these fails the decoding.
@@ -19,7 +19,7 @@ struct GIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        var reader = GIFReader(bytes: [UInt8](data), url: context.url, policy: context.limits.policy)
+        var reader = GIFReader(bytes: [UInt8](data), url: context.url, policy: context.policy)
         var screen = try reader.readScreen()
         (screen.width, screen.height) = reader.canvasSize(of: screen)
         let limits = context.limits
@@ -60,7 +60,7 @@ struct GIFDecoder: ImageDecoding {
                     break decoding
                 }
                 var colors = descriptor.localColors ?? screen.globalColors
-                if colors == nil && context.limits.policy == .lenient {
+                if colors == nil && context.policy == .lenient {
                     repairs.append(ImageRepair(.corruptData("frame \(frames.count + 1) has no colour table; drawn black")))
                     colors = []
                 }

@@ -9,6 +9,7 @@ public struct GIFFrameSource: AnimationFrameSource {
     private let bytes: [UInt8]
     private let url: URL?
     private let limits: DecodingLimits
+    private let policy: DecodingPolicy
     private var reader: GIFReader
     private var screen: GIFReader.Screen
     private var canvas: GIFCanvas
@@ -21,14 +22,18 @@ public struct GIFFrameSource: AnimationFrameSource {
     /// Always ``ImageFormat/gif``.
     public var format: ImageFormat { .gif }
 
-    /// Opens `data` and checks the limits (canvas and frame sizes, frame count).
+    /// Opens `data` and checks the limits (canvas and frame sizes, frame count); `policy` says
+    /// whether a damaged frame is shown as browsers show it or is an error.
     /// - Throws: `decodingFailed` for a malformed file, `limitExceeded`.
-    public init(data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits()) throws(ImagePipeline.Error) {
+    public init(
+        data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), policy: DecodingPolicy = .lenient
+    ) throws(ImagePipeline.Error) {
         bytes = [UInt8](data)
         self.url = url
         self.limits = limits
+        self.policy = policy
         try limits.check(encodedSize: bytes.count, url: url)
-        var scan = GIFReader(bytes: bytes, url: url, policy: limits.policy)
+        var scan = GIFReader(bytes: bytes, url: url, policy: policy)
         var screen = try scan.readScreen()
         (screen.width, screen.height) = scan.canvasSize(of: screen)
         try limits.check(width: screen.width, height: screen.height, url: url)
@@ -54,7 +59,7 @@ public struct GIFFrameSource: AnimationFrameSource {
         frameCount = count
         loopCount = Self.loopCount(in: bytes)
         self.screen = screen
-        reader = GIFReader(bytes: bytes, url: url, policy: limits.policy)
+        reader = GIFReader(bytes: bytes, url: url, policy: policy)
         _ = try reader.readScreen()
         canvas = GIFCanvas(width: screen.width, height: screen.height)
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)
@@ -70,7 +75,7 @@ public struct GIFFrameSource: AnimationFrameSource {
                 control = next
             case .image(let descriptor):
                 let image = try reader.readImage(descriptor, frameIndex: decoded, into: &plane, canvasWidth: screen.width)
-                let lenientColors: [RGBA]? = limits.policy == .lenient ? [] : nil
+                let lenientColors: [RGBA]? = policy == .lenient ? [] : nil
                 guard let colors = descriptor.localColors ?? screen.globalColors ?? lenientColors else {
                     throw reader.failure("frame \(decoded + 1) has no colour table")
                 }
@@ -87,7 +92,7 @@ public struct GIFFrameSource: AnimationFrameSource {
 
     /// Back to the first frame: a fresh reader, a transparent canvas.
     private mutating func rewind() throws(ImagePipeline.Error) {
-        reader = GIFReader(bytes: bytes, url: url, policy: limits.policy)
+        reader = GIFReader(bytes: bytes, url: url, policy: policy)
         _ = try reader.readScreen()
         canvas = GIFCanvas(width: screen.width, height: screen.height)
         plane = [UInt8](repeating: 0, count: screen.width * screen.height)

@@ -54,18 +54,21 @@ public struct ImageDecoder: ImageDecoding {
     ///   - colorProfileHandling: convert the pixels to sRGB through the colour profile the file
     ///     declares (the default), or keep them as stored with the profile in
     ///     ``ImageContainer/colorProfile``.
+    ///   - policy: show a damaged file as browsers do, with its repairs listed (the default), or
+    ///     refuse it.
     /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look
     ///   like: empty, an HTML page…), `limitExceeded`, or `decodingFailed`.
     public static func decode(
         _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), maximumPixelSize: Int? = nil,
-        decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB
+        decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB,
+        policy: DecodingPolicy = .lenient
     ) throws(ImagePipeline.Error) -> ImageContainer {
         guard let format = ImageFormat.sniff(data) else {
             throw .unsupportedFormat(url, detail: describeUnrecognized(data))
         }
         let context = DecodingContext(
             format: format, url: url, limits: limits, maximumPixelSize: maximumPixelSize,
-            decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling)
+            decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling, policy: policy)
         return try ImageDecoder().decode(data, context: context)
     }
 

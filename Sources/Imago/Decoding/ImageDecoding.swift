@@ -38,6 +38,10 @@ public struct DecodingContext: Sendable {
     /// What to do with the colour profile the image declares: convert to sRGB (the default) or
     /// keep the pixels as stored.
     public var colorProfileHandling: ColorProfileHandling
+    /// What a complete but damaged file becomes: the picture a browser shows, with its repairs
+    /// listed (``DecodingPolicy/lenient``, the default), or an error (``DecodingPolicy/strict``).
+    /// ``limits`` hold under either.
+    public var policy: DecodingPolicy
     /// Set by the pipeline for a thumbnail request: an 8-bit conversion to sRGB is left in
     /// `ImageContainer.pendingColorConversion`, to run after the thumbnail at the output size (as
     /// libvips converts), instead of on the larger shrunk-on-load image. Never set for a decode
@@ -48,9 +52,10 @@ public struct DecodingContext: Sendable {
     public init(
         format: ImageFormat, url: URL? = nil, limits: DecodingLimits = DecodingLimits(),
         maximumPixelSize: Int? = nil, decodesAllFrames: Bool = true,
-        colorProfileHandling: ColorProfileHandling = .convertToSRGB
+        colorProfileHandling: ColorProfileHandling = .convertToSRGB, policy: DecodingPolicy = .lenient
     ) {
         self.format = format
+        self.policy = policy
         self.url = url
         self.limits = limits
         self.maximumPixelSize = maximumPixelSize

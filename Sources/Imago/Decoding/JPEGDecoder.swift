@@ -10,7 +10,7 @@ import Foundation
 /// decodes at the smallest DCT scale (1/8 … 8/8) that still covers the target, so a 12-megapixel
 /// photo becomes a 500x375 bitmap for a 256-pixel thumbnail.
 ///
-/// Damage at the source follows ``DecodingLimits/policy``. Lenient (the default), as browsers do:
+/// Damage at the source follows ``DecodingContext/policy``. Lenient (the default), as browsers do:
 /// after a warning about the data (premature end, corrupt entropy data) libjpeg's output is kept,
 /// with its grey fill; a failure once the header has given the size keeps the rows (or, for a
 /// progressive file, the scans) that decoded, grey below; each is listed in
@@ -28,7 +28,7 @@ struct JPEGDecoder: ImageDecoding {
             guard let base = bytes.baseAddress, let decoder = imago_jpeg_decoder_create(base, bytes.count, scans)
             else { throw .decodingFailed(context.url, .jpeg, reason: "libjpeg could not start (out of memory)") }
             defer { imago_jpeg_decoder_destroy(decoder) }
-            let lenient = context.limits.policy == .lenient
+            let lenient = context.policy == .lenient
             imago_jpeg_set_lenient(decoder, lenient ? 1 : 0)
 
             var header = imago_jpeg_header()

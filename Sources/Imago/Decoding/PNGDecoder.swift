@@ -16,7 +16,7 @@ import Foundation
 /// and the bitmap actually held against ``DecodingLimits/maximumPixelCount``, both before any pixel
 /// memory exists.
 ///
-/// Damage follows ``DecodingLimits/policy``. Lenient (the default, as browsers): chunk CRC
+/// Damage follows ``DecodingContext/policy``. Lenient (the default, as browsers): chunk CRC
 /// mismatches are ignored (``ImageRepair/Kind/ignoredChecksum``), zlib's Adler-32 is not checked,
 /// and a row that fails to decode (a bad filter byte, an inflate error, data that ends early)
 /// keeps the rows before it and leaves the rest transparent (``ImageRepair/Kind/missingRows(_:)``;
@@ -34,7 +34,7 @@ struct PNGDecoder: ImageDecoding {
     func decodeMeasuringWork(
         _ data: Data, context: DecodingContext
     ) throws(ImagePipeline.Error) -> (container: ImageContainer, workingSize: Int) {
-        let lenient = context.limits.policy == .lenient
+        let lenient = context.policy == .lenient
         return try data.withBytes { bytes throws(ImagePipeline.Error) in
             guard let base = bytes.baseAddress,
                 let rows = imago_png_rows_create(base, bytes.count, lenient ? IMAGO_PNG_LENIENT : 0)

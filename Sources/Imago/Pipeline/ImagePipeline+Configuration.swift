@@ -18,6 +18,10 @@ extension ImagePipeline {
         public var decoders: ImageDecoderRegistry
         /// Ceilings checked before decoding. Default: ``DecodingLimits/init()`` (100 megapixels…).
         public var decodingLimits: DecodingLimits
+        /// What a complete but damaged file becomes: the picture a browser shows, with its repairs
+        /// listed and logged (``DecodingPolicy/lenient``), or an error (``DecodingPolicy/strict``).
+        /// Default: `.lenient`.
+        public var decodingPolicy: DecodingPolicy
         /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
         /// (20% of physical memory up to 512 MiB, 1,000 images); `nil` turns it off.
         public var memoryCache: ImageMemoryCache?
@@ -88,6 +92,7 @@ extension ImagePipeline {
             dataLoader: (any DataLoading)? = nil,
             decoders: ImageDecoderRegistry = ImageDecoderRegistry(),
             decodingLimits: DecodingLimits = DecodingLimits(),
+            decodingPolicy: DecodingPolicy = .lenient,
             memoryCache: ImageMemoryCache? = MemoryCache(),
             diskCache: DiskCache? = nil,
             cacheLayers: [any CacheLayer] = [],
@@ -110,6 +115,7 @@ extension ImagePipeline {
                 configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
             self.decoders = decoders
             self.decodingLimits = decodingLimits
+            self.decodingPolicy = decodingPolicy
             self.memoryCache = memoryCache
             self.diskCache = diskCache
             self.cacheLayers = cacheLayers

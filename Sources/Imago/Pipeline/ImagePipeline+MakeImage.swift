@@ -106,7 +106,7 @@ extension ImagePipeline {
                 data,
                 context: DecodingContext(
                     format: format, url: request.url, limits: configuration.decodingLimits,
-                    colorProfileHandling: request.colorProfileHandling))
+                    colorProfileHandling: request.colorProfileHandling, policy: configuration.decodingPolicy))
         else {
             diskWriter.removeProcessed(for: request)
             return nil
@@ -124,7 +124,8 @@ extension ImagePipeline {
         }
         var context = DecodingContext(
             format: format, url: request.url, limits: configuration.decodingLimits,
-            maximumPixelSize: request.thumbnailSize, colorProfileHandling: request.colorProfileHandling)
+            maximumPixelSize: request.thumbnailSize, colorProfileHandling: request.colorProfileHandling,
+            policy: configuration.decodingPolicy)
         // A thumbnail's colours are converted after it is made, on its pixels only (`process`).
         context.defersColorConversion = request.thumbnailSize != nil
         return try configuration.decoders.decode(data, context: context)

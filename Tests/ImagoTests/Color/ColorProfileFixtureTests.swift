@@ -82,9 +82,7 @@ struct ColorProfileFixtureTests {
     /// Under the strict policy a damaged profile is still no reason to refuse the picture.
     @Test(arguments: ColorFixture.decoded.filter { $0.profile == "broken" })
     func brokenProfilesDoNotFailAStrictDecode(_ fixture: ColorFixture) throws {
-        var limits = DecodingLimits()
-        limits.policy = .strict
-        let container = try ImageDecoder.decode(fixture.data(), limits: limits)
+        let container = try ImageDecoder.decode(fixture.data(), policy: .strict)
         #expect(container.colorProfile == nil)
         #expect(container.repairs.contains { if case .ignoredColorProfile = $0.kind { true } else { false } })
     }

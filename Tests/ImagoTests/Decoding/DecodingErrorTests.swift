@@ -43,7 +43,7 @@ import Testing
         for fraction in [0.3, 0.6, 0.9] {
             let cut = data.prefix(Int(Double(data.count) * fraction))
             let error = #expect(throws: ImagePipeline.Error.self, "\(name) cut at \(fraction)") {
-                try ImageDecoder.decode(cut, limits: LenientDecodingTests.strict)
+                try ImageDecoder.decode(cut, policy: .strict)
             }
             guard case .decodingFailed(_, let failedFormat, let reason)? = error else {
                 Issue.record("\(name) cut at \(fraction): expected decodingFailed, got \(String(describing: error))")
@@ -57,7 +57,7 @@ import Testing
     @Test func truncatedJPEGNamesPrematureEnd() throws {
         let data = try Fixture.named("jpeg-baseline").data()
         let error = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(data.prefix(data.count - 100), limits: LenientDecodingTests.strict)
+            try ImageDecoder.decode(data.prefix(data.count - 100), policy: .strict)
         }
         guard case .decodingFailed(_, .jpeg, let reason)? = error else { return }
         #expect(reason.localizedCaseInsensitiveContains("premature end"), "\(reason)")
@@ -97,7 +97,7 @@ import Testing
         let descriptor = data[(13 + 8 * 3)...].firstIndex(of: 0x2C)!
         for index in (descriptor + 12)..<(descriptor + 30) { data[index] = 0xFF }
         let error = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(Data(data), limits: LenientDecodingTests.strict)
+            try ImageDecoder.decode(Data(data), policy: .strict)
         }
         guard case .decodingFailed(_, .gif, let reason)? = error else { return }
         #expect(reason.contains("LZW"))

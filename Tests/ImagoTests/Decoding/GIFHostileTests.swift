@@ -76,7 +76,7 @@ import Testing
         #expect(lenient.pixelSize == PixelSize(width: 4, height: 4))
         #expect(lenient.repairs.contains { $0.description.contains("\(size.0)x\(size.1) frame") }, "\(lenient.repairs)")
         let error = #expect(throws: ImagePipeline.Error.self) {
-            try ImageDecoder.decode(gif.data, limits: LenientDecodingTests.strict)
+            try ImageDecoder.decode(gif.data, policy: .strict)
         }
         guard case .decodingFailed(_, .gif, let reason)? = error else {
             Issue.record("expected decodingFailed, got \(String(describing: error))")

@@ -7,12 +7,6 @@ import Testing
 /// Damage at the source decodes the way browsers show it under the default (lenient) policy,
 /// with each repair listed, and fails under `strict` exactly as before.
 @Suite struct LenientDecodingTests {
-    static let strict: DecodingLimits = {
-        var limits = DecodingLimits()
-        limits.policy = .strict
-        return limits
-    }()
-
     /// Lenient shows a picture with repairs exactly when strict refuses the file.
     static func expectLenientRepairsWhatStrictRefuses(
         _ data: Data, size: PixelSize, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -21,7 +15,7 @@ import Testing
         #expect(container.pixelSize == size, "\(label)", sourceLocation: sourceLocation)
         #expect(!container.repairs.isEmpty, "\(label): a damaged file decoded without a repair", sourceLocation: sourceLocation)
         let error = #expect(throws: ImagePipeline.Error.self, "\(label)", sourceLocation: sourceLocation) {
-            try ImageDecoder.decode(data, limits: strict)
+            try ImageDecoder.decode(data, policy: .strict)
         }
         if case .decodingFailed = error {} else {
             Issue.record("\(label): strict gave \(String(describing: error))", sourceLocation: sourceLocation)
@@ -176,7 +170,7 @@ import Testing
         #expect(lenient.pixelSize == PixelSize(width: 20, height: 20))
         #expect(try lenient.bitmap()[19, 19] == RGBA(0, 255, 0, 255))
         #expect(try lenient.bitmap()[0, 0].a == 0)
-        let strict = try ImageDecoder.decode(gif.data, limits: Self.strict)
+        let strict = try ImageDecoder.decode(gif.data, policy: .strict)
         #expect(strict.pixelSize == PixelSize(width: 8, height: 8))
         #expect(try strict.bitmap()[7, 7] == RGBA(0, 255, 0, 255))
         var source = try GIFFrameSource(data: gif.data)
@@ -192,7 +186,7 @@ import Testing
         #expect(source.frameCount == 2)
         _ = try source.nextFrame()
         #expect(try source.nextFrame().bitmap()[0, 0] == RGBA(0, 255, 0, 255))
-        #expect(throws: ImagePipeline.Error.self) { try GIFFrameSource(data: cut, limits: Self.strict) }
+        #expect(throws: ImagePipeline.Error.self) { try GIFFrameSource(data: cut, policy: .strict) }
     }
 
     // MARK: The report

@@ -10,9 +10,7 @@ import Testing
     static let picture = gradientBitmap(width: 61, height: 40, alpha: true)
 
     static func decode(_ data: Data, policy: DecodingPolicy = .lenient, target: Int? = nil) throws -> ImageContainer {
-        var limits = DecodingLimits()
-        limits.policy = policy
-        return try ImageDecoder.decode(data, limits: limits, maximumPixelSize: target)
+        try ImageDecoder.decode(data, maximumPixelSize: target, policy: policy)
     }
 
     /// Rows `0..<rows` of `bitmap`, the rest transparent black.

@@ -36,6 +36,25 @@ struct RepairReportTests {
         }
     }
 
+    @Test func theStrictDecodingPolicyRefusesTheDamagedImage() async throws {
+        try await PipelineFixture.with { fixture in
+            let whole = try Fixtures.jpeg(width: 320, height: 240, seed: 8)
+            fixture.server.set("/cut.jpg", data: whole.prefix(whole.count / 2), contentType: "image/jpeg")
+            var configuration = try fixture.configuration()
+            configuration.decodingPolicy = .strict
+            let pipeline = ImagePipeline(configuration: configuration)
+            let error = await #expect(throws: ImagePipeline.Error.self) {
+                try await pipeline.image(for: ImageRequest(url: fixture.server.url(for: "/cut.jpg")))
+            }
+            guard case .decodingFailed(_, .jpeg, _)? = error else {
+                Issue.record("expected decodingFailed, got \(String(describing: error))")
+                return
+            }
+            await pipeline.waitForDiskWrites()
+            #expect(try fixture.diskEntryCount() == 0)  // bytes that failed to decode are not stored
+        }
+    }
+
     @Test func aThumbnailOfADamagedImageKeepsTheRepairs() async throws {
         try await PipelineFixture.with { fixture in
             let whole = try Fixtures.jpeg(width: 320, height: 240, seed: 8)
