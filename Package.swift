@@ -144,6 +144,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -5,6 +5,7 @@ import Imago
 import ImagoServer
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 
 /// An `ImagoServer` application running in-process on a free loopback port, with a client.
@@ -57,8 +58,9 @@ struct RunningServer {
         return RunningServer(proxy: proxy, port: port, group: group, task: task, client: client)
     }
 
-    func get(_ path: String, headers: [String: String] = [:]) async throws -> Reply {
+    func get(_ path: String, headers: [String: String] = [:], method: HTTPMethod = .GET) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 * 1024 * 1024)

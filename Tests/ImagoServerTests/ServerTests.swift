@@ -59,6 +59,22 @@ import Testing
         }
     }
 
+    @Test func answersHeadAsGetWithoutTheBody() async throws {
+        try await withOrigin { origin, server in
+            let path = Self.path("w:50", origin.url(for: "/a.jpg"))
+            let head = try await server.get(path, method: .HEAD)
+            let get = try await server.get(path)
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers["content-type"] == "image/jpeg")
+            #expect(head.headers["content-length"] == "\(get.body.count)")
+            #expect(head.headers["etag"] == get.headers["etag"])
+            #expect(try await server.get("/healthz", method: .HEAD).status == 200)
+            // Other methods have no route.
+            #expect(try await server.get(path, method: .POST).status == 404)
+        }
+    }
+
     @Test func servesProgressiveJPEG() async throws {
         try await withOrigin { origin, server in
             let reply = try await server.get(Self.path("w:200/f:jpeg", origin.url(for: "/a.jpg")))

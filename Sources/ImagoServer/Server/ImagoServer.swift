@@ -6,7 +6,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// The image proxy as a Hummingbird application: `/healthz`, `/metrics` (Prometheus), an
-/// optional page at `/`, and every other GET through the ``ImageProxy``.
+/// optional page at `/`, and every other GET (and HEAD) through the ``ImageProxy``, each request
+/// logged and counted by one middleware.
 ///
 /// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (``run(_:)`` does):
 /// the server stops accepting, finishes the requests in flight, then returns.
@@ -17,11 +18,9 @@ public enum ImagoServer {
         proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 8080, page: (@Sendable () -> String)? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
-        var ownPaths: Set<String> = ["/healthz", "/metrics"]
-        if page != nil { ownPaths.insert("/") }
-        router.middlewares.add(ProxyMiddleware<BasicRequestContext>(proxy: proxy, ownPaths: ownPaths, logger: logger))
+        router.middlewares.add(AccessLogMiddleware<BasicRequestContext>(metrics: proxy.metrics, logger: logger))
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
@@ -36,7 +35,12 @@ public enum ImagoServer {
                     status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: page())))
             }
+        } else {
+            router.get("/") { request, _ in await ProxyRoute.respond(to: request, with: proxy) }
         }
+        // Every other path is a processing path (`**` matches any number of components); HEAD
+        // is answered by the same route without the body.
+        router.get("**") { request, _ in await ProxyRoute.respond(to: request, with: proxy) }
         return Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "imago"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
