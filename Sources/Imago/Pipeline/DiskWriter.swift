@@ -12,7 +12,9 @@ import Synchronization
 ///   for ``ImagePipeline/data(for:)`` and disk prefetching, after their header proved them an image
 ///   (bytes that fail either check are never stored);
 /// - **original bytes a cache layer held**, copied to disk as they are;
-/// - **a 304's refresh** of the stale original: the same bytes, a new lifetime and validators;
+/// - **a 304's refresh** of the stale original: the same bytes, a new lifetime and validators (the
+///   304's own `no-store` is not consulted yet: the stale copy was stored under a response that
+///   allowed it);
 /// - **a processed variant**, when ``ImagePipeline/Configuration/storesProcessedImagesOnDisk`` and the
 ///   image is still: encoded, stamped with its original's fingerprint, expiring with its original.
 ///
