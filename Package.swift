@@ -66,10 +66,27 @@ let package = Package(
             // The loopback TestServer runs where test suites run (Linux, macOS); on iOS, tvOS,
             // watchOS and visionOS the target offers the fixtures and the manual clock only.
             dependencies: [
-                "Imago",
+                "Imago", "ImagoSamples",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            swiftSettings: strict
+        ),
+        // Generated sample pictures (deterministic, encoded by Imago's own encoders): what the demo
+        // shows and what tests and benchmarks load. Imago alone, on every platform.
+        .target(name: "ImagoSamples", dependencies: ["Imago"], swiftSettings: strict),
+        // `imago demo` and `imago serve --demo`: the gallery, its loopback origin and the contact
+        // sheet, apart from the test support, which the shipped `imago` does not link.
+        .target(
+            name: "ImagoDemo",
+            dependencies: [
+                "Imago", "ImagoSamples",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -99,7 +116,7 @@ let package = Package(
             dependencies: [
                 "Imago",
                 "ImagoServer",
-                "ImagoTestSupport",
+                "ImagoDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

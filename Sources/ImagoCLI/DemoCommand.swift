@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Imago
-import ImagoTestSupport
+import ImagoDemo
 
 /// `imago demo`: the pipeline end to end on an embedded loopback server, no network needed.
 struct DemoCommand: AsyncParsableCommand {
@@ -53,12 +53,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let gallery = try Gallery.make(count: count, longerSide: size)
-        let server = try await TestServer.start()
+        let server = try await DemoOrigin.start(serving: gallery)
         let cacheDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("imago-demo-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         do {
-            for item in gallery.items { server.set(item.path, data: item.data, contentType: item.format.mimeType) }
             if !json { print("Imago demo: \(gallery.summary), served from \(server.baseURL.absoluteString)\n") }
 
             let requests = gallery.items.map {

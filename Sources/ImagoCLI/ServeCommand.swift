@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Imago
+import ImagoDemo
 import ImagoServer
-import ImagoTestSupport
 import Logging
 
 /// `imago serve`: the pipeline as an image proxy (imgproxy's URL grammar, signed URLs).
@@ -77,13 +77,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the signing key: \(error)")
         }
         var policy = SourcePolicy(allowedHosts: allowedHosts, allowsPrivateNetworks: allowPrivateNetworks)
-        var origin: TestServer?
+        var origin: DemoOrigin?
         var page: DemoPage?
         if demo {
             // The demo's origin is on loopback: allow exactly that host, nothing else private.
-            let server = try await TestServer.start()
             let gallery = try Gallery.make(count: 24, longerSide: 1024)
-            for item in gallery.items { server.set(item.path, data: item.data, contentType: item.format.mimeType) }
+            let server = try await DemoOrigin.start(serving: gallery)
             origin = server
             policy = SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [IPAddress.v4(127, 0, 0, 1)])
             if signer == nil, !allowUnsigned {

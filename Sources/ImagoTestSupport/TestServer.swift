@@ -7,7 +7,7 @@ import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that serves registered bodies and misbehaves on demand
 /// (see ``Behavior``), counting what it sees. Tests use it to drive the data loaders through every
-/// error path; `imago demo` uses it to serve a generated gallery.
+/// error path.
 ///
 /// Start one with ``start()`` and stop it with ``shutdown()``, or scope it with
 /// ``withTestServer(isolation:_:)``. Shutdown closes every connection, which ends endless and trickling

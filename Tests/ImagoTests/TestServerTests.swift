@@ -6,7 +6,7 @@ import Imago
 import ImagoTestSupport
 import Testing
 
-/// The loopback server that the loader tests (and `imago demo`) rely on: what it counts, how its
+/// The loopback server that the loader tests rely on: what it counts, how its
 /// behaviors play out, and that shutdown ends everything.
 @Suite struct TestServerTests {
     /// Any loader will do as a client; the loader tests cover the differences.

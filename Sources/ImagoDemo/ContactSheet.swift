@@ -3,20 +3,20 @@ import Imago
 
 /// A grid of thumbnails with a label under each, drawn into one opaque bitmap: what `imago demo`
 /// writes to `imago-demo/contact-sheet.png`.
-struct ContactSheet {
+public struct ContactSheet {
     /// Where each cell goes; the image's size follows from it alone.
-    struct Layout: Equatable {
-        let count: Int
+    public struct Layout: Equatable, Sendable {
+        public let count: Int
         /// The largest side of a thumbnail in a cell.
-        let cell: Int
-        let columns: Int
-        let rows: Int
+        public let cell: Int
+        public let columns: Int
+        public let rows: Int
         /// Space around and between cells.
-        let padding: Int
+        public let padding: Int
         /// Height of the label strip under each thumbnail.
-        let labelHeight: Int
+        public let labelHeight: Int
         /// Size of a font pixel.
-        let fontScale: Int
+        public let fontScale: Int
 
         /// Up to `maximumColumns` per row.
         init(count: Int, cell: Int, maximumColumns: Int = 6) {
@@ -29,8 +29,8 @@ struct ContactSheet {
             labelHeight = BitmapFont.glyphHeight * fontScale + 6
         }
 
-        var width: Int { columns * cell + (columns + 1) * padding }
-        var height: Int { rows * (cell + labelHeight) + (rows + 1) * padding }
+        public var width: Int { columns * cell + (columns + 1) * padding }
+        public var height: Int { rows * (cell + labelHeight) + (rows + 1) * padding }
 
         /// The top-left corner of cell `index`.
         func origin(of index: Int) -> (x: Int, y: Int) {
@@ -43,7 +43,7 @@ struct ContactSheet {
 
     /// Draws `thumbnails` (each with its label) into a grid of `cell`-pixel cells; a thumbnail
     /// larger than a cell is scaled down to fit, a smaller one centred.
-    static func draw(_ thumbnails: [(bitmap: Bitmap, label: String)], cell: Int) throws -> (Bitmap, Layout) {
+    public static func draw(_ thumbnails: [(bitmap: Bitmap, label: String)], cell: Int) throws -> (Bitmap, Layout) {
         let layout = Layout(count: thumbnails.count, cell: cell)
         var sheet = Bitmap(width: layout.width, height: layout.height, fill: background)
         sheet.alphaMode = .opaque
