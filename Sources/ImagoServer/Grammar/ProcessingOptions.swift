@@ -49,14 +49,17 @@ public struct ProcessingOptions: Sendable, Hashable {
 
     public init() {}
 
-    /// The output size in pixels: width and height times the ratio, rounded, 0 kept as 0.
+    /// The output size in pixels: width and height times the ratio, rounded, 0 kept as 0; a side
+    /// that was given stays at least 1 (a ratio that rounds it to 0 must not turn it into "follow
+    /// the aspect ratio", which has no bound of its own).
     public var pixelWidth: Int { Self.scaled(width, by: devicePixelRatio) }
     /// See ``pixelWidth``.
     public var pixelHeight: Int { Self.scaled(height, by: devicePixelRatio) }
 
     private static func scaled(_ length: Int, by ratio: Double) -> Int {
+        guard length > 0 else { return 0 }
         // Both are bounded by the parser (length ≤ 100,000, ratio ≤ 8), so this cannot overflow.
-        Int((Double(length) * ratio).rounded())
+        return max(1, Int((Double(length) * ratio).rounded()))
     }
 
     /// A canonical text of the options, for cache keys and ETags: equal options, equal text.

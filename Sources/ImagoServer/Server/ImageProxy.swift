@@ -167,14 +167,10 @@ public final class ImageProxy: Sendable {
         let options = parsed.options
         let resize = ProxyResizeProcessor(
             type: options.resizingType, width: options.pixelWidth, height: options.pixelHeight, enlarge: options.enlarge,
-            maximumOutputPixelCount: configuration.maximumOutputDimension * configuration.maximumOutputDimension)
-        var request = ImageRequest(url: parsed.source, processors: resize.width > 0 || resize.height > 0 ? [resize] : [])
+            maximumDimension: configuration.maximumOutputDimension)
+        var request = ImageRequest(url: parsed.source, processors: [resize])
         request.colorProfileHandling = options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
-        // Fit never comes out larger than its box, so the decoder may shrink on load to the box's
-        // longer side (JPEG DCT scaling, WebP scaled decode); fill and force need the full image.
-        if options.resizingType == .fit, !options.enlarge, resize.width > 0, resize.height > 0 {
-            request.maximumPixelSize = max(resize.width, resize.height)
-        }
+        request.maximumPixelSize = resize.shrinkOnLoadSide
         let loaded: ImageResponse
         do {
             loaded = try await pipeline.image(for: request)
