@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests that may wait for a slot before the server answers 503.")
     var queue = 64
 
-    @Option(help: "Disk cache of source images (default: a folder of this process under the temporary directory, removed at exit).")
+    @Option(help: "Disk cache of source images: a folder of this user's alone (made with mode 700 if missing; refused if others may enter it). Default: a fresh folder under the temporary directory, removed at exit.")
     var cacheDirectory: String?
 
     @Flag(help: "Serve the demo gallery from an embedded loopback origin, with a page of thumbnails at /.")
@@ -112,10 +112,15 @@ struct ServeCommand: AsyncParsableCommand {
             unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
         if let concurrency { configuration.maximumConcurrentRequests = concurrency }
         configuration.stripsColorProfile = !keepColorProfile
-        let temporaryCache = FileManager.default.temporaryDirectory
-            .appendingPathComponent("imago-serve-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-        defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: temporaryCache) } }
-        let diskCache = try DiskCache(directory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? temporaryCache)
+        let folder: ProxyCacheDirectory
+        do {
+            folder = try ProxyCacheDirectory.prepare(
+                cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }, policy: policy)
+        } catch {
+            throw ValidationError("--cache-directory: \(error)")
+        }
+        defer { if folder.isTemporary { try? FileManager.default.removeItem(at: folder.root) } }
+        let diskCache = try DiskCache(directory: folder.entries)
         let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
         let pageHTML = page.map { page in { @Sendable in page.html } }
         let host = self.host

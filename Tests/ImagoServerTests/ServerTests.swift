@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func signedServerChecksSignatures() async throws {
-        let signer = try URLSigner(hexKey: "0123456789abcdef", hexSalt: "fedcba")
+        let signer = try URLSigner(hexKey: String(repeating: "0123456789abcdef", count: 4), hexSalt: "fedcba")
         var configuration = Self.local
         configuration.signer = signer
         try await withOrigin(configuration) { origin, server in
@@ -163,7 +163,7 @@ import Testing
             #expect(missing.status == 403 && missing.errorCode == "signature_missing")
             let altered = try await server.get(good.replacingOccurrences(of: "rs:fit:100:100", with: "rs:fit:900:900"))
             #expect(altered.status == 403 && altered.errorCode == "signature_invalid")
-            let otherKey = try URLSigner(hexKey: "aa", hexSalt: "").signedPath(options: ["rs:fit:100:100"], source: source)
+            let otherKey = try URLSigner(hexKey: String(repeating: "aa", count: 32), hexSalt: "").signedPath(options: ["rs:fit:100:100"], source: source)
             let bad = try await server.get(otherKey)
             #expect(bad.status == 403 && bad.errorCode == "signature_invalid")
             let empty = try await server.get("/" + good.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true)[1])

@@ -25,13 +25,16 @@ import Testing
         #expect(signer.check(signature: "insecure", for: parsed.signedPart) == .missing)
         #expect(signer.check(signature: "%%%", for: parsed.signedPart) == .mismatch)
         #expect(signer.check(signature: String(parsed.signature.dropLast(2)), for: parsed.signedPart) == .mismatch)
-        let other = try URLSigner(hexKey: "00ff", hexSalt: "")
+        let other = try URLSigner(hexKey: String(repeating: "00ff", count: 16), hexSalt: "")
         #expect(other.check(signature: parsed.signature, for: parsed.signedPart) == .mismatch)
     }
 
     @Test func loadsTheKeyFromTheEnvironmentOrAFile() throws {
         #expect(try URLSigner.load(environment: [:]) == nil)
         #expect(throws: SigningKeyError.self) { try URLSigner.load(environment: ["IMAGO_KEY": "xyz"]) }
+        // A key of 31 bytes is refused, 32 accepted.
+        #expect(throws: SigningKeyError.self) { try URLSigner.load(environment: ["IMAGO_KEY": String(repeating: "ab", count: 31)]) }
+        #expect(try URLSigner.load(environment: ["IMAGO_KEY": String(repeating: "ab", count: 32)]) != nil)
         let fromEnvironment = try #require(try URLSigner.load(environment: ["IMAGO_KEY": Self.key, "IMAGO_SALT": Self.salt]))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("imago-key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -27,10 +27,19 @@ public struct URLSigner: Sendable {
         self.salt = salt
     }
 
-    /// A signer with hex-encoded key and salt, as `IMAGO_KEY` and `IMAGO_SALT` hold them.
+    /// The fewest bytes a key may have: 32, the output size of SHA-256 (RFC 2104 advises no less
+    /// than the hash's output; a short key can be found by trying, and every URL signed with it forged).
+    public static let minimumKeyLength = 32
+
+    /// A signer with hex-encoded key and salt, as `IMAGO_KEY` and `IMAGO_SALT` hold them; a key
+    /// of fewer than ``minimumKeyLength`` bytes is refused.
     public init(hexKey: String, hexSalt: String) throws(SigningKeyError) {
         guard let key = Self.bytes(fromHex: hexKey), !key.isEmpty else {
             throw SigningKeyError("the key is not an even number of hex digits (make one with `openssl rand -hex 32`)")
+        }
+        guard key.count >= Self.minimumKeyLength else {
+            throw SigningKeyError(
+                "the key has \(key.count) bytes; at least \(Self.minimumKeyLength) are needed (make one with `openssl rand -hex 32`)")
         }
         guard let salt = Self.bytes(fromHex: hexSalt) else {
             throw SigningKeyError("the salt is not an even number of hex digits (make one with `openssl rand -hex 16`)")
