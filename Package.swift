@@ -67,6 +67,7 @@ let package = Package(
             // watchOS and visionOS the target offers the fixtures and the manual clock only.
             dependencies: [
                 "Imago", "ImagoSamples",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),

@@ -55,6 +55,10 @@ public final class ImageProxy: Sendable {
         do {
             return try await respondOrThrow(path: path, accept: accept, ifNoneMatch: ifNoneMatch)
         } catch {
+            // The client gets the code and a message; what the server found out goes to the log.
+            if let detail = error.detail {
+                configuration.logger.notice("\(error.status) \(error.code): \(detail)")
+            }
             return .error(error)
         }
     }

@@ -15,46 +15,67 @@ import Imago
 public struct ProxyError: Error, Sendable, Hashable {
     public var status: Int
     public var code: String
+    /// What the client is told: what went wrong in terms of its own request, never what the
+    /// server found out on the way (resolved addresses, internal names a redirect led to,
+    /// connection errors that name an address).
     public var message: String
     public var retryAfterSeconds: Int?
+    /// What the operator is told, in the server's log: the whole pipeline error. Never sent.
+    public var detail: String?
 
-    public init(status: Int, code: String, message: String, retryAfterSeconds: Int? = nil) {
+    public init(status: Int, code: String, message: String, retryAfterSeconds: Int? = nil, detail: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfterSeconds = retryAfterSeconds
+        self.detail = detail
     }
 
     init(_ error: ProcessingPathError) {
         self.init(status: 400, code: error.code, message: error.message)
     }
 
-    /// The pipeline's error as the client sees it.
+    /// The pipeline's error as the client sees it: the code, and a message built only from what
+    /// the client sent or what the source's bytes say; the error itself goes to ``detail``.
     init(_ error: ImagePipeline.Error) {
-        let message = error.description
+        let (status, code, message) = Self.answer(for: error)
+        self.init(
+            status: status, code: code, message: message, retryAfterSeconds: code == "cancelled" ? 1 : nil,
+            detail: error.description)
+    }
+
+    private static func answer(for error: ImagePipeline.Error) -> (Int, String, String) {
         switch error {
         case .gaveUp(let last, _):
-            self.init(last)
+            return answer(for: last)
         case .httpStatus(_, let status, _) where status == 404 || status == 410:
-            self.init(status: 404, code: "source_not_found", message: message)
-        case .httpStatus, .bodyLengthMismatch, .notCached, .offline, .unsupportedScheme:
-            self.init(status: 502, code: "source_failed", message: message)
+            return (404, "source_not_found", "the source answered HTTP \(status)")
+        case .httpStatus(_, let status, _):
+            return (502, "source_failed", "the source answered HTTP \(status)")
+        case .bodyLengthMismatch(_, let expected, let received):
+            return (502, "source_failed", "the source's body had \(received) bytes where it announced \(expected)")
+        case .notCached, .offline, .unsupportedScheme:
+            return (502, "source_failed", "the source could not be fetched")
         case .connectionFailed(_, let reason) where reason.hasPrefix(SourcePolicy.refusalMarker):
-            self.init(status: 403, code: "forbidden_source", message: reason)
+            return (403, "forbidden_source", "the source, or a redirect from it, is refused by this server's source policy")
         case .connectionFailed:
-            self.init(status: 502, code: "source_failed", message: message)
-        case .timedOut:
-            self.init(status: 504, code: "source_timeout", message: message)
-        case .emptyBody, .unsupportedFormat:
-            self.init(status: 415, code: "not_an_image", message: message)
-        case .decodingFailed:
-            self.init(status: 422, code: "undecodable", message: message)
-        case .bodyTooLarge, .limitExceeded:
-            self.init(status: 422, code: "source_too_large", message: message)
-        case .processingFailed, .encodingFailed:
-            self.init(status: 422, code: "processing_failed", message: message)
+            return (502, "source_failed", "the source could not be reached")
+        case .timedOut(_, let kind, let after):
+            return (504, "source_timeout", "the source was too slow (\(kind.rawValue) timeout of \(after))")
+        case .emptyBody:
+            return (415, "not_an_image", "the source's body is empty")
+        case .unsupportedFormat(_, let detail):
+            return (415, "not_an_image", "the source is not an image this server reads: \(detail)")
+        case .decodingFailed(_, let format, let reason):
+            return (422, "undecodable", "the source is a damaged \(format): \(reason)")
+        case .bodyTooLarge(_, let limit):
+            return (422, "source_too_large", "the source is larger than this server's limit of \(limit) bytes")
+        case .limitExceeded(_, let violation):
+            return (422, "source_too_large", "the source exceeds a decoding limit: \(violation)")
+        case .processingFailed(_, _, let reason), .encodingFailed(_, let reason):
+            return (422, "processing_failed", "the image could not be processed: \(reason)")
         case .cancelled:
-            self.init(status: 503, code: "cancelled", message: message, retryAfterSeconds: 1)
+            return (503, "cancelled", "the request was cancelled")
         }
     }
 
