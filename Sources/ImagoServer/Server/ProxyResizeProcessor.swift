@@ -6,9 +6,8 @@ import Imago
 /// fit; no resize at all keeps the image as it is.
 ///
 /// Whatever the options, no output side exceeds ``maximumDimension``: a side of 0 (or no resize)
-/// is bounded by it, so a 5000x64 source asked without a resize comes out scaled down to fit, as
-/// imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION` does. The sides a path gives are checked against it
-/// before anything is fetched (400 `too_large`).
+/// is bounded by it, so a 5000x64 source asked without a resize comes out scaled down to fit. The
+/// sides a path gives are checked against it before anything is fetched (400 `too_large`).
 struct ProxyResizeProcessor: ImageProcessing, Hashable {
     var type: ProcessingOptions.ResizingType
     var width: Int
