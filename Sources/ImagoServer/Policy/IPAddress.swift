@@ -45,7 +45,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// The rules, in this order:
     /// - A block the registries mark globally reachable, inside a larger block that is not, is
     ///   public: the anycast addresses in 192.0.0.0/24 and 2001:1::/48, AMT, AS112, ORCHIDv2 and
-    ///   DETs (``publicExceptionTable``).
+    ///   DETs (`publicExceptionTable`).
     /// - An IPv6 address that carries an IPv4 destination is judged by that IPv4 address:
     ///   IPv4-mapped (`::ffff:0:0/96`), NAT64's well-known prefix (`64:ff9b::/96`), 6to4
     ///   (`2002::/16`, the address after the prefix) and Teredo (`2001::/32`: the server address
@@ -53,7 +53,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     ///   as private as 10.0.0.1.
     /// - Every block the registries mark not globally reachable, plus multicast (224.0.0.0/4,
     ///   ff00::/8) and deprecated site-local (fec0::/10), is named by its most specific block
-    ///   (``nonPublicTable``).
+    ///   (`nonPublicTable`).
     /// - IPv6 outside 2000::/3, the only space IANA allocates for global unicast, is reserved.
     public var nonPublicKind: String? {
         switch self {

@@ -6,7 +6,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// Why it did not resolve, in the system's words or ours.
     public var reason: String
 
-    public init(host: String, reason: String) {
+    init(host: String, reason: String) {
         self.host = host
         self.reason = reason
     }
