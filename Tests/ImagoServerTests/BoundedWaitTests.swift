@@ -9,27 +9,16 @@ import Testing
 /// time limit or the caller's cancellation otherwise, even for an operation that ignores
 /// cancellation.
 @Suite struct BoundedWaitTests {
-    /// An operation that waits until the test opens it, ignoring cancellation.
+    /// What an operation waits for until the test opens it, ignoring cancellation (one waiter).
     final class Gate: Sendable {
-        private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        private let slot = ResultSlot<Void>()
 
         func wait() async {
-            await withCheckedContinuation { continuation in
-                let isOpen = state.withLock { state in
-                    if !state.isOpen { state.waiters.append(continuation) }
-                    return state.isOpen
-                }
-                if isOpen { continuation.resume() }
-            }
+            _ = try? await withCheckedThrowingContinuation { slot.wait($0) }
         }
 
         func open() {
-            let waiters = state.withLock { state in
-                state.isOpen = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
+            slot.fill(.success(()))
         }
     }
 
@@ -51,11 +40,11 @@ import Testing
     @Test func timesOutThoughTheOperationIgnoresCancellation() async {
         let clock = ManualClock()
         let gate = Gate()
-        let finished = Mutex(false)
+        let finished = Atomic(false)
         let wait = Task {
             await BoundedWait.run(within: .seconds(5), clock: clock) {
                 await gate.wait()
-                finished.withLock { $0 = true }
+                finished.store(true, ordering: .sequentiallyConsistent)
                 return 1
             }
         }
@@ -66,9 +55,10 @@ import Testing
             Issue.record("expected a timeout")
             return
         }
-        #expect(!finished.withLock { $0 }, "the operation was left behind, not awaited")
+        let finishedEarly = finished.load(ordering: .sequentiallyConsistent)
+        #expect(!finishedEarly, "the operation was left behind, not awaited")
         gate.open()
-        #expect(await eventually(within: .seconds(10)) { finished.withLock { $0 } })
+        #expect(await eventually(within: .seconds(10)) { finished.load(ordering: .sequentiallyConsistent) })
     }
 
     @Test func stopsWaitingWhenTheCallerIsCancelled() async {

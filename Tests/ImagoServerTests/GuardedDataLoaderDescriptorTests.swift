@@ -49,7 +49,7 @@ import Testing
         try await GuardedDataLoaderTests.redirectedDownloads(5, concurrency: 5, through: warmUp, from: origin)
         try await warmUp.shutdown()
         #expect(await origin.waitUntilNoConnectionIsOpen())
-        let before = try Self.openDescriptors()
+        let before = try await Self.settledDescriptors()
 
         let loader = try GuardedDataLoaderTests.makeLoader(resolver: GuardedDataLoaderTests.resolver)
         try await GuardedDataLoaderTests.redirectedDownloads(50, concurrency: 5, through: loader, from: origin)
@@ -60,10 +60,23 @@ import Testing
         #expect(during <= before + Self.slack + 2 * idle, "before \(before), after the downloads \(during)")
         try await loader.shutdown()
         #expect(await origin.waitUntilNoConnectionIsOpen())
+        // Closing is asynchronous on the event loops: a leak stays, a closing descriptor goes.
+        let returned = await eventually(within: .seconds(5)) { ((try? Self.openDescriptors()) ?? .max) <= before + Self.slack }
         let after = try Self.openDescriptors()
         print("descriptors: before \(before), after 50 downloads \(during), after shutdown \(after); origin accepted \(origin.acceptedConnections) connections")
-        #expect(after <= before + Self.slack, "before \(before), after \(after)")
+        #expect(returned, "before \(before), after \(after)")
         await origin.stop()
+    }
+
+    /// The fewest of ten counts 20 ms apart: the baseline without a descriptor that the warm-up
+    /// was still closing.
+    static func settledDescriptors() async throws -> Int {
+        var fewest = try openDescriptors()
+        for _ in 0..<9 {
+            try await Task.sleep(for: .milliseconds(20))
+            fewest = min(fewest, try openDescriptors())
+        }
+        return fewest
     }
 
     /// Entries of /proc/self/fd (the directory's own descriptor included, the same each time).
