@@ -64,8 +64,9 @@ public final class GuardedDataLoader: DataLoading {
         self.clients = HTTPClientPool(capacity: keptClients, configuration: configuration, tlsConfiguration: tlsConfiguration)
     }
 
-    /// Closes every connection; downloads still running fail, and the loader cannot be used
-    /// afterwards. Without it, releasing the loader shuts the clients down without waiting.
+    /// Closes every connection and waits until the clients are shut down; downloads still running
+    /// fail, and the loader cannot be used afterwards. Without it, releasing the loader shuts the
+    /// clients down without waiting. (Clients evicted earlier were shut down when they left.)
     public func shutdown() async throws {
         await clients.shutdown()
     }
@@ -81,24 +82,17 @@ public final class GuardedDataLoader: DataLoading {
         }
         // The clients this download's hops lease, released when it ends, however it ends.
         let leases = Mutex<[HTTPClientPool.Lease]>([])
-        let result: Result<DataResponse, ImagePipeline.Error>
-        do {
-            result = .success(
-                try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
-                    [self] url, headers throws(ImagePipeline.Error) in
-                    let connection = try await connection(for: url, of: request.url)
-                    leases.withLock { $0.append(connection.lease) }
-                    var hop = HTTPClientTransfer.Hop(
-                        client: connection.client,
-                        request: HTTPClientTransfer.getRequest(connection.target, headers: headers.filter { $0.key.lowercased() != "host" }))
-                    if let hostHeader = connection.hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
-                    return hop
-                })
-        } catch {
-            result = .failure(error)
+        defer { clients.release(leases.withLock { $0 }) }
+        return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
+            [self] url, headers throws(ImagePipeline.Error) in
+            let connection = try await connection(for: url, of: request.url)
+            leases.withLock { $0.append(connection.lease) }
+            var hop = HTTPClientTransfer.Hop(
+                client: connection.client,
+                request: HTTPClientTransfer.getRequest(connection.target, headers: headers.filter { $0.key.lowercased() != "host" }))
+            if let hostHeader = connection.hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
+            return hop
         }
-        await clients.release(leases.withLock { $0 })
-        return try result.get()
     }
 
     /// How one hop connects: the leased client, the URL to request and the `Host` header to send.
@@ -126,7 +120,7 @@ public final class GuardedDataLoader: DataLoading {
             if let reason = policy.refusal(for: candidate, host: host) { throw .connectionFailed(requested, reason: reason) }
         }
         let https = url.scheme?.lowercased() == "https"
-        guard let (lease, client, address) = await clients.lease(https: https, host: host, addresses: addresses) else {
+        guard let (lease, client, address) = clients.lease(https: https, host: host, addresses: addresses) else {
             throw .connectionFailed(requested, reason: DownloadValidator.shutDownReason)
         }
         if https {
@@ -135,7 +129,7 @@ public final class GuardedDataLoader: DataLoading {
         components.host = nil
         components.percentEncodedHost = address.urlHost
         guard let target = components.url?.absoluteString else {
-            await clients.release([lease])
+            clients.release([lease])
             throw .connectionFailed(requested, reason: "cannot address \(address)")
         }
         let hostHeader = url.port.map { "\(Self.hostForHeader(host)):\($0)" } ?? Self.hostForHeader(host)

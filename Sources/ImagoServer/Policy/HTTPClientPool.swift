@@ -19,8 +19,11 @@ import Synchronization
 ///
 /// Each kept client holds at most ``DataLoaderConfiguration/maximumConnections`` idle connections
 /// (for AsyncHTTPClient's idle timeout, 60 s), so idle connections never exceed ``capacity``
-/// times that. A download leases the clients of its hops and releases them when it ends; the
-/// download that ends the last lease on an evicted client shuts it down before it returns.
+/// times that. A download leases the clients of its hops and releases them when it ends; an
+/// evicted client's shutdown starts when it is evicted idle or when its last lease ends, and runs
+/// on by itself: the download does not wait for it, since closing a TLS connection politely can
+/// take up to the TLS shutdown timeout (5 s) with a peer that does not answer. ``shutdown()``
+/// waits for the clients it shuts down.
 final class HTTPClientPool: Sendable {
     /// A download's claim on a client.
     typealias Lease = ClientLeases<HTTPClient>.Lease
@@ -43,7 +46,7 @@ final class HTTPClientPool: Sendable {
     deinit {
         // Reached only when ``shutdown()`` was never called: shut the clients down without waiting,
         // so none is released running.
-        for client in leases.withLock({ $0.close() }) { client.shutdown { _ in } }
+        Self.startShutdown(leases.withLock { $0.close() })
     }
 
     /// Whether ``shutdown()`` has been called.
@@ -56,9 +59,9 @@ final class HTTPClientPool: Sendable {
 
     /// A lease on a client for one of `addresses` (all checked, in the resolver's order) and, for
     /// https, `host`: the first address that has a kept client, so a name whose addresses rotate
-    /// keeps its connections, else the first address. `nil` after ``shutdown()``. Clients it
-    /// evicts are shut down before it returns.
-    func lease(https: Bool, host: String, addresses: [IPAddress]) async -> (lease: Lease, client: HTTPClient, address: IPAddress)? {
+    /// keeps its connections, else the first address. `nil` after ``shutdown()``. Starts the
+    /// shutdown of the idle clients it evicts.
+    func lease(https: Bool, host: String, addresses: [IPAddress]) -> (lease: Lease, client: HTTPClient, address: IPAddress)? {
         // The host exactly as the request URL has it: AsyncHTTPClient looks its override up by the
         // URL's host as written (case and all), and must never miss it and resolve by itself.
         let candidates = addresses.map { (address: $0, key: https ? "https|\(host)|\($0)" : "http|\($0)") }
@@ -72,27 +75,28 @@ final class HTTPClientPool: Sendable {
             }.map { (lease: $0.lease, client: $0.client, evicted: $0.evicted, address: chosen.address) }
         }
         guard let leased else { return nil }
-        await Self.shutDown(leased.evicted)
+        Self.startShutdown(leased.evicted)
         return (leased.lease, leased.client, leased.address)
     }
 
-    /// Ends `leases`, shutting down the evicted clients whose last lease they were.
-    func release(_ leases: [Lease]) async {
-        let ended = self.leases.withLock { state in leases.compactMap { state.release($0) } }
-        await Self.shutDown(ended)
+    /// Ends `leases`, starting the shutdown of the evicted clients whose last lease they were.
+    func release(_ leases: [Lease]) {
+        Self.startShutdown(self.leases.withLock { state in leases.compactMap { state.release($0) } })
     }
 
-    /// Shuts every client down, in use or not (their downloads fail); nothing is leased afterwards.
+    /// Shuts every client down, in use or not (their downloads fail), and waits until they are;
+    /// nothing is leased afterwards.
     func shutdown() async {
-        await Self.shutDown(leases.withLock { $0.close() })
-    }
-
-    private static func shutDown(_ clients: [HTTPClient]) async {
-        for client in clients {
+        for client in leases.withLock({ $0.close() }) {
             // Each client is handed out once, so this cannot be a second shutdown; any other error
             // leaves nothing to retry.
             try? await client.shutdown()
         }
+    }
+
+    /// Shuts `clients` down without waiting (each is handed out once, so exactly once).
+    private static func startShutdown(_ clients: [HTTPClient]) {
+        for client in clients { client.shutdown { _ in } }
     }
 
     private func clientConfiguration(override: [String: String]) -> HTTPClient.Configuration {
