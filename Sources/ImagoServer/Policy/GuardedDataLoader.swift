@@ -3,7 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Imago
 import NIOCore
-import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// The proxy's ``DataLoading``: an AsyncHTTPClient loader that resolves each host itself, checks
@@ -17,115 +17,145 @@ import Synchronization
 /// verifies the certificate against it. Redirects are followed here under Imago's
 /// `RedirectPolicy` (at most 10 hops, never https to http), each hop checked again.
 ///
-/// A refusal fails as ``ImagePipeline/Error/connectionFailed(_:reason:)`` whose reason starts
-/// with ``SourcePolicy/refusalMarker``.
+/// Every address of the name is checked; the connection goes to one of them, preferring one that
+/// already has a client (DNS answers that rotate then keep their connections).
+///
+/// Resources: the clients live in a pool (`HTTPClientPool`) that keeps at most
+/// ``maximumKeptClients`` (so idle connections stay bounded) and shuts every client down exactly
+/// once, on every path: a finished, failed or cancelled download, an eviction, ``shutdown()``, or
+/// the loader's release. Name resolution is waited for at most the connect timeout (and no
+/// longer than the caller wants), however long the resolver takes; a lookup that outlives the
+/// wait fails the download with a reason that says the DNS lookup timed out.
+///
+/// Errors name the URL that was asked for, never a redirect's target. A refusal fails as
+/// ``ImagePipeline/Error/connectionFailed(_:reason:)`` whose reason starts with
+/// ``SourcePolicy/refusalMarker``; that reason names hosts and addresses for the operator's log,
+/// and ``SourcePolicy/clientMessage(forLoaderReason:)`` gives the part a client may see.
 public final class GuardedDataLoader: DataLoading {
     public let configuration: DataLoaderConfiguration
     public let policy: SourcePolicy
     private let resolver: any HostResolving
-    private let plainClient: HTTPClient
-    /// https clients by `host|address`, at most ``maximumTLSClients``.
-    private let tlsClients = Mutex<[String: HTTPClient]>([:])
-    private let isShutDown = Atomic(false)
+    private let clients: HTTPClientPool
 
-    /// The most https clients kept (one per host and address); beyond, a client serves one request.
-    static let maximumTLSClients = 64
+    /// The most clients kept for reuse, one per checked host and address (https) or address
+    /// (http); each keeps at most `configuration.maximumConnections` idle connections.
+    public static let maximumKeptClients = 32
 
-    public init(
+    /// A loader that fetches what `policy` allows, resolving names with `resolver`, under
+    /// `configuration`'s limits.
+    public convenience init(
         policy: SourcePolicy, resolver: any HostResolving = SystemResolver(),
         configuration: DataLoaderConfiguration = DataLoaderConfiguration()
+    ) {
+        self.init(
+            policy: policy, resolver: resolver, configuration: configuration, keptClients: Self.maximumKeptClients,
+            tlsConfiguration: nil)
+    }
+
+    /// A loader that keeps `keptClients` clients and trusts what `tlsConfiguration` trusts
+    /// (`nil`: the system's roots); tests pass a small pool and their own certificate authority.
+    package init(
+        policy: SourcePolicy, resolver: any HostResolving, configuration: DataLoaderConfiguration,
+        keptClients: Int, tlsConfiguration: TLSConfiguration?
     ) {
         self.policy = policy
         self.resolver = resolver
         self.configuration = configuration
-        self.plainClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration))
+        self.clients = HTTPClientPool(capacity: keptClients, configuration: configuration, tlsConfiguration: tlsConfiguration)
     }
 
-    deinit {
-        if !isShutDown.exchange(true, ordering: .relaxed) {
-            plainClient.shutdown { _ in }
-            for client in tlsClients.withLock({ Array($0.values) }) { client.shutdown { _ in } }
-        }
-    }
-
-    /// Closes every connection; the loader cannot be used afterwards.
+    /// Closes every connection and waits until the clients are shut down; downloads still running
+    /// fail, and the loader cannot be used afterwards. Without it, releasing the loader shuts the
+    /// clients down without waiting. (Clients evicted earlier were shut down when they left.)
     public func shutdown() async throws {
-        guard !isShutDown.exchange(true, ordering: .relaxed) else { return }
-        try await plainClient.shutdown()
-        for client in tlsClients.withLock({ clients in defer { clients = [:] }; return Array(clients.values) }) {
-            try await client.shutdown()
-        }
+        await clients.shutdown()
     }
 
-    private static func clientConfiguration(_ configuration: DataLoaderConfiguration, override: [String: String] = [:]) -> HTTPClient.Configuration {
-        var pool = HTTPClient.Configuration.ConnectionPool()
-        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, configuration.maximumConnections)
-        pool.retryConnectionEstablishment = false
-        var result = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
-            connectionPool: pool, decompression: .disabled)
-        result.dnsOverride = override
-        return result
-    }
+    /// Clients kept, clients existing (kept, and evicted ones still in use) and leases held: for tests.
+    var clientCounts: (kept: Int, live: Int, leases: Int) { clients.counts }
 
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
-        guard !isShutDown.load(ordering: .relaxed) else {
+        guard !clients.isShutDown else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
+        // The clients this download's hops lease, released when it ends, however it ends.
+        let leases = Mutex<[HTTPClientPool.Lease]>([])
+        defer { clients.release(leases.withLock { $0 }) }
         return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
             [self] url, headers throws(ImagePipeline.Error) in
-            let (client, target, hostHeader, isEphemeral) = try await connection(for: url)
+            let connection = try await connection(for: url, of: request.url)
+            leases.withLock { $0.append(connection.lease) }
             var hop = HTTPClientTransfer.Hop(
-                client: client, request: HTTPClientTransfer.getRequest(target, headers: headers.filter { $0.key.lowercased() != "host" }),
-                isOwned: isEphemeral)
-            if let hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
+                client: connection.client,
+                request: HTTPClientTransfer.getRequest(connection.target, headers: headers.filter { $0.key.lowercased() != "host" }))
+            if let hostHeader = connection.hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
             return hop
         }
     }
 
-    /// Checks `url` and its host's addresses, and picks the client and target URL that connect to
-    /// the first address.
-    private func connection(for url: URL) async throws(ImagePipeline.Error) -> (HTTPClient, String, String?, Bool) {
-        if let reason = policy.refusal(for: url) { throw .connectionFailed(url, reason: reason) }
-        guard let host = url.host, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw .connectionFailed(url, reason: "\(SourcePolicy.refusalMarker): the source has no host")
+    /// How one hop connects: the leased client, the URL to request and the `Host` header to send.
+    private struct Connection {
+        var lease: HTTPClientPool.Lease
+        var client: HTTPClient
+        var target: String
+        var hostHeader: String?
+    }
+
+    /// Checks `url` (a hop of the download of `requested`) and every address of its host, and
+    /// leases a client that connects to one of them (``HTTPClientPool`` picks which).
+    private func connection(for url: URL, of requested: URL) async throws(ImagePipeline.Error) -> Connection {
+        if let reason = policy.refusal(for: url) { throw .connectionFailed(requested, reason: reason) }
+        guard let host = url.host, !host.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            throw .connectionFailed(requested, reason: SourcePolicy.Refusal.missingHost.reason(detail: nil))
         }
-        let addresses: [IPAddress]
-        do {
-            addresses = try await resolver.resolve(host: host)
-        } catch {
-            throw .connectionFailed(url, reason: "the host name could not be resolved (\(error))")
+        let addresses = try await addresses(of: host, for: requested)
+        guard !addresses.isEmpty else {
+            throw .connectionFailed(requested, reason: "the host name \(host) has no address")
         }
-        guard let address = addresses.first else {
-            throw .connectionFailed(url, reason: "the host name \(host) has no address")
-        }
-        // Every address is checked, not only the first: a name that mixes public and private
-        // addresses is refused as a whole.
+        // Every address is checked, not only the one connected to: a name that mixes public and
+        // private addresses is refused as a whole.
         for candidate in addresses {
-            if let reason = policy.refusal(for: candidate, host: host) { throw .connectionFailed(url, reason: reason) }
+            if let reason = policy.refusal(for: candidate, host: host) { throw .connectionFailed(requested, reason: reason) }
         }
-        if url.scheme?.lowercased() == "http" {
-            let hostHeader = url.port.map { "\(Self.hostForHeader(host)):\($0)" } ?? Self.hostForHeader(host)
-            components.host = nil
-            components.percentEncodedHost = address.urlHost
-            guard let target = components.url?.absoluteString else {
-                throw .connectionFailed(url, reason: "cannot address \(address)")
-            }
-            return (plainClient, target, hostHeader, false)
+        let https = url.scheme?.lowercased() == "https"
+        guard let (lease, client, address) = clients.lease(https: https, host: host, addresses: addresses) else {
+            throw .connectionFailed(requested, reason: DownloadValidator.shutDownReason)
         }
-        let key = "\(host)|\(address)"
-        let (client, isEphemeral) = tlsClients.withLock { clients -> (HTTPClient, Bool) in
-            if let client = clients[key] { return (client, false) }
-            let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                configuration: Self.clientConfiguration(configuration, override: [host: address.description]))
-            guard clients.count < Self.maximumTLSClients else { return (client, true) }
-            clients[key] = client
-            return (client, false)
+        if https {
+            return Connection(lease: lease, client: client, target: url.absoluteString, hostHeader: nil)
         }
-        return (client, url.absoluteString, nil, isEphemeral)
+        components.host = nil
+        components.percentEncodedHost = address.urlHost
+        guard let target = components.url?.absoluteString else {
+            clients.release([lease])
+            throw .connectionFailed(requested, reason: "cannot address \(address)")
+        }
+        let hostHeader = url.port.map { "\(Self.hostForHeader(host)):\($0)" } ?? Self.hostForHeader(host)
+        return Connection(lease: lease, client: client, target: target, hostHeader: hostHeader)
+    }
+
+    /// `host`'s addresses, waited for at most the connect timeout (or the download timeout, when
+    /// shorter) and no longer than the caller wants.
+    private func addresses(of host: String, for requested: URL) async throws(ImagePipeline.Error) -> [IPAddress] {
+        let limit = min(configuration.connectTimeout, configuration.downloadTimeout)
+        switch await BoundedWait.run(within: limit, { [resolver] in try await resolver.resolve(host: host) }) {
+        case .value(let addresses):
+            return addresses
+        case .failed(let error):
+            throw .connectionFailed(requested, reason: "the host name could not be resolved (\(error))")
+        case .timedOut:
+            throw .connectionFailed(requested, reason: Self.dnsTimeoutReason(host: host, after: limit))
+        case .cancelled:
+            throw .cancelled(requested)
+        }
+    }
+
+    /// The reason of a lookup that did not answer in time.
+    static func dnsTimeoutReason(host: String, after limit: Duration) -> String {
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        return "the DNS lookup of \(host) timed out after \(seconds.formatted(.number.precision(.fractionLength(0...3)))) s"
     }
 
     private static func hostForHeader(_ host: String) -> String {

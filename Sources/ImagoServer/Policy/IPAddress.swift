@@ -37,53 +37,170 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         return description
     }
 
-    /// Why the address is not on the public internet (loopback, private…), or `nil` when it is.
+    /// Why the address is not on the public internet, or `nil` when it is: the name and prefix of
+    /// its block in IANA's IPv4 and IPv6 special-purpose address registries (RFC 6890 and its
+    /// updates), such as `private-use (10.0.0.0/8)`. The proxy refuses to connect to such an
+    /// address unless the ``SourcePolicy`` allows it.
+    ///
+    /// The rules, in this order:
+    /// - A block the registries mark globally reachable, inside a larger block that is not, is
+    ///   public: the anycast addresses in 192.0.0.0/24 and 2001:1::/48, AMT, AS112, ORCHIDv2 and
+    ///   DETs (`publicExceptionTable`).
+    /// - An IPv6 address that carries an IPv4 destination is judged by that IPv4 address:
+    ///   IPv4-mapped (`::ffff:0:0/96`), NAT64's well-known prefix (`64:ff9b::/96`), 6to4
+    ///   (`2002::/16`, the address after the prefix) and Teredo (`2001::/32`: the server address
+    ///   and the client address, stored with its bits inverted), so `2002:a00:1::` (10.0.0.1) is
+    ///   as private as 10.0.0.1.
+    /// - Every block the registries mark not globally reachable, plus multicast (224.0.0.0/4,
+    ///   ff00::/8) and deprecated site-local (fec0::/10), is named by its most specific block
+    ///   (`nonPublicTable`).
+    /// - IPv6 outside 2000::/3, the only space IANA allocates for global unicast, is reserved.
     public var nonPublicKind: String? {
         switch self {
-        case .v4(let a, let b, let c, let d): return Self.kind(v4: (a, b, c, d))
+        case .v4(let a, let b, let c, let d): return Self.kind(v4: [a, b, c, d])
         case .v6(let bytes):
             guard bytes.count == 16 else { return "malformed" }
-            if bytes.allSatisfy({ $0 == 0 }) { return "unspecified" }
-            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return "loopback" }
-            // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d)
-            // carry an IPv4 address: judge that.
-            let zeroPrefix = bytes[0..<10].allSatisfy { $0 == 0 }
-            let mapped = zeroPrefix && bytes[10] == 0xFF && bytes[11] == 0xFF
-            let compatible = zeroPrefix && bytes[10] == 0 && bytes[11] == 0
-            let nat64: [UInt8] = [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]
-            if mapped || compatible || Array(bytes[0..<12]) == nat64 {
-                return Self.kind(v4: (bytes[12], bytes[13], bytes[14], bytes[15])).map { "\($0) (embedded IPv4)" }
-            }
-            if bytes[0] == 0x20 && bytes[1] == 0x02 {  // 6to4: 2002:a.b.c.d::
-                return Self.kind(v4: (bytes[2], bytes[3], bytes[4], bytes[5])).map { "\($0) (6to4)" }
-            }
-            if bytes[0] & 0xFE == 0xFC { return "unique local (private; fd00:ec2::254 is cloud metadata)" }
-            if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "link-local" }
-            if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0xC0 { return "site-local" }
-            if bytes[0] == 0xFF { return "multicast" }
-            if bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0D && bytes[3] == 0xB8 { return "documentation" }
-            if bytes[0] == 0x01 && bytes[1..<8].allSatisfy({ $0 == 0 }) { return "discard-only" }
-            return nil
+            return Self.kind(v6: bytes)
         }
     }
 
-    private static func kind(v4 address: (UInt8, UInt8, UInt8, UInt8)) -> String? {
-        let (a, b, c, _) = address
-        switch (a, b) {
-        case (0, _): return "unspecified (0.0.0.0/8)"
-        case (10, _): return "private (10.0.0.0/8)"
-        case (100, 64...127): return "carrier-grade NAT (100.64.0.0/10)"
-        case (127, _): return "loopback"
-        case (169, 254): return "link-local (169.254.0.0/16; 169.254.169.254 is cloud metadata)"
-        case (172, 16...31): return "private (172.16.0.0/12)"
-        case (192, 168): return "private (192.168.0.0/16)"
-        case (192, 0) where c == 0 || c == 2: return "reserved (192.0.0.0/24, 192.0.2.0/24)"
-        case (198, 18...19): return "benchmarking (198.18.0.0/15)"
-        case (198, 51) where c == 100: return "documentation"
-        case (203, 0) where c == 113: return "documentation"
-        case (224...239, _): return "multicast"
-        case (240...255, _): return "reserved or broadcast"
-        default: return nil
+    private static func kind(v4 bytes: [UInt8]) -> String? {
+        if publicExceptions.contains(where: { $0.contains(bytes) }) { return nil }
+        return nonPublicBlocks.first { $0.contains(bytes) }?.kind
+    }
+
+    private static func kind(v6 bytes: [UInt8]) -> String? {
+        if publicExceptions.contains(where: { $0.contains(bytes) }) { return nil }
+        for carrier in [ipv4Mapped, nat64WellKnown] where carrier.contains(bytes) {
+            return kind(v4: Array(bytes[12..<16])).map { "\($0) in \(carrier.kind)" }
+        }
+        if sixToFour.contains(bytes) {
+            return kind(v4: Array(bytes[2..<6])).map { "\($0) in \(sixToFour.kind)" }
+        }
+        if teredo.contains(bytes) {
+            if let server = kind(v4: Array(bytes[4..<8])) { return "\(server) as the server of \(teredo.kind)" }
+            return kind(v4: bytes[12..<16].map { ~$0 }).map { "\($0) as the client of \(teredo.kind)" }
+        }
+        if let block = nonPublicBlocks.first(where: { $0.contains(bytes) }) { return block.kind }
+        if bytes[0] & 0xE0 != 0x20 { return "reserved by the IETF (outside 2000::/3, the global unicast space)" }
+        return nil
+    }
+
+    /// The blocks that are not on the public internet, as the registries name them (multicast and
+    /// site-local from the IPv4 multicast and IPv6 address-space registries). A more specific
+    /// block is matched before the block that contains it.
+    static let nonPublicTable: [(prefix: String, name: String)] = [
+        // IPv4 special-purpose registry, not globally reachable.
+        ("0.0.0.0/8", "this network"),
+        ("10.0.0.0/8", "private-use"),
+        ("100.64.0.0/10", "shared address space (carrier-grade NAT)"),
+        ("127.0.0.0/8", "loopback"),
+        ("169.254.0.0/16", "link-local (169.254.169.254 is cloud metadata)"),
+        ("172.16.0.0/12", "private-use"),
+        ("192.0.0.0/24", "IETF protocol assignments"),
+        ("192.0.0.0/29", "IPv4 service continuity (DS-Lite)"),
+        ("192.0.0.8/32", "IPv4 dummy address"),
+        ("192.0.0.170/31", "NAT64/DNS64 discovery"),
+        ("192.0.2.0/24", "documentation (TEST-NET-1)"),
+        ("192.88.99.0/24", "deprecated 6to4 relay anycast"),
+        ("192.168.0.0/16", "private-use"),
+        ("198.18.0.0/15", "benchmarking"),
+        ("198.51.100.0/24", "documentation (TEST-NET-2)"),
+        ("203.0.113.0/24", "documentation (TEST-NET-3)"),
+        ("224.0.0.0/4", "multicast"),
+        ("240.0.0.0/4", "reserved"),
+        ("255.255.255.255/32", "limited broadcast"),
+        // IPv6 special-purpose registry, not globally reachable.
+        ("::/128", "unspecified"),
+        ("::1/128", "loopback"),
+        ("::/96", "IPv4-compatible (deprecated)"),
+        ("::ffff:0:0:0/96", "IPv4-translated (SIIT)"),
+        ("64:ff9b:1::/48", "IPv4/IPv6 translation for local use"),
+        ("100::/64", "discard-only"),
+        ("100:0:0:1::/64", "dummy prefix"),
+        ("2001::/23", "IETF protocol assignments"),
+        ("2001:2::/48", "benchmarking"),
+        ("2001:10::/28", "deprecated ORCHID"),
+        ("2001:db8::/32", "documentation"),
+        ("3fff::/20", "documentation"),
+        ("5f00::/16", "segment routing (SRv6) SIDs"),
+        ("fc00::/7", "unique-local (fd00:ec2::254 is cloud metadata)"),
+        ("fe80::/10", "link-local"),
+        ("fec0::/10", "site-local (deprecated)"),
+        ("ff00::/8", "multicast"),
+    ]
+
+    /// Blocks the registries mark globally reachable inside blocks of ``nonPublicTable``.
+    static let publicExceptionTable: [(prefix: String, name: String)] = [
+        ("192.0.0.9/32", "Port Control Protocol anycast"),
+        ("192.0.0.10/32", "TURN anycast"),
+        ("2001:1::1/128", "Port Control Protocol anycast"),
+        ("2001:1::2/128", "TURN anycast"),
+        ("2001:1::3/128", "DNS-SD service registration anycast"),
+        ("2001:3::/32", "AMT"),
+        ("2001:4:112::/48", "AS112-v6"),
+        ("2001:20::/28", "ORCHIDv2"),
+        ("2001:30::/28", "drone remote ID entity tags"),
+    ]
+
+    static let nonPublicBlocks = nonPublicTable.compactMap { Block($0) }.sorted { $0.length > $1.length }
+    static let publicExceptions = publicExceptionTable.compactMap { Block($0) }
+    private static let ipv4Mapped = Block(parsing: "::ffff:0:0/96", name: "IPv4-mapped")
+    private static let nat64WellKnown = Block(parsing: "64:ff9b::/96", name: "NAT64")
+    private static let sixToFour = Block(parsing: "2002::/16", name: "6to4")
+    private static let teredo = Block(parsing: "2001::/32", name: "Teredo")
+
+    /// An address prefix (4 or 16 bytes, and how many leading bits count) with its registry name.
+    struct Block: Sendable {
+        var bytes: [UInt8]
+        var length: Int
+        var name: String
+        var prefix: String
+
+        /// `name (prefix)`, as ``IPAddress/nonPublicKind`` says it.
+        var kind: String { "\(name) (\(prefix))" }
+
+        /// Parses `10.0.0.0/8` or `2001:db8::/32`; `nil` for anything else.
+        init?(_ entry: (prefix: String, name: String)) {
+            let parts = entry.prefix.split(separator: "/")
+            guard parts.count == 2, let length = Int(parts[1]) else { return nil }
+            if case .v4(let a, let b, let c, let d)? = IPAddress.parseV4(parts[0]) {
+                bytes = [a, b, c, d]
+            } else if let v6 = IPAddress.parseV6(parts[0]) {
+                bytes = v6
+            } else {
+                return nil
+            }
+            guard (0...bytes.count * 8).contains(length) else { return nil }
+            self.length = length
+            self.name = entry.name
+            self.prefix = entry.prefix
+        }
+
+        /// A block written in this file, so known to parse; should one not, a block that matches
+        /// nothing (which the tests notice) rather than a trap.
+        init(parsing prefix: String, name: String) {
+            self = Block((prefix, name)) ?? Block(bytes: [], length: 0, name: name, prefix: prefix)
+        }
+
+        private init(bytes: [UInt8], length: Int, name: String, prefix: String) {
+            self.bytes = bytes
+            self.length = length
+            self.name = name
+            self.prefix = prefix
+        }
+
+        /// Whether `address` (of the same family) starts with this prefix.
+        func contains(_ address: [UInt8]) -> Bool {
+            guard address.count == bytes.count else { return false }
+            var remaining = length
+            for index in bytes.indices where remaining > 0 {
+                let bits = min(8, remaining)
+                let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
+                guard address[index] & mask == bytes[index] & mask else { return false }
+                remaining -= bits
+            }
+            return true
         }
     }
 

@@ -29,16 +29,17 @@ public struct SourcePolicy: Sendable, Hashable {
     /// from a transport failure (502) in the loader's errors.
     public static let refusalMarker = "refused by the source policy"
 
-    /// Why `url` may not be fetched (scheme, host), or `nil`.
+    /// Why `url` may not be fetched (scheme, host), or `nil`. The reason is for the operator's
+    /// log; ``clientMessage(forLoaderReason:)`` gives what a client may see.
     public func refusal(for url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return "\(Self.refusalMarker): only http and https sources are fetched"
+            return Refusal.scheme.reason(detail: "the source's scheme is '\(url.scheme ?? "")'")
         }
         guard let host = url.host?.lowercased(), !host.isEmpty else {
-            return "\(Self.refusalMarker): the source has no host"
+            return Refusal.missingHost.reason(detail: nil)
         }
         guard allows(host: host) else {
-            return "\(Self.refusalMarker): the host \(host) is not on the allow-list (--allow-host)"
+            return Refusal.hostNotAllowed.reason(detail: "\(host) is not on it (--allow-host)")
         }
         return nil
     }
@@ -56,9 +57,47 @@ public struct SourcePolicy: Sendable, Hashable {
         }
     }
 
-    /// Why connecting to `address` (for `host`) is refused, or `nil`.
+    /// Why connecting to `address` (for `host`) is refused, or `nil`. The reason names the host,
+    /// the address and its kind, for the operator's log only: ``clientMessage(forLoaderReason:)``
+    /// gives what a client may see.
     public func refusal(for address: IPAddress, host: String) -> String? {
         guard !allowsPrivateNetworks, !allowedAddresses.contains(address), let kind = address.nonPublicKind else { return nil }
-        return "\(Self.refusalMarker): \(host) resolves to \(address), a \(kind) address (--allow-private-networks permits it)"
+        return Refusal.nonPublicAddress.reason(
+            detail: "\(host) resolves to \(address): \(kind), not the public internet (--allow-private-networks permits it)")
+    }
+
+    /// What a client may be told about a loader error's reason (the `reason` of
+    /// ``ImagePipeline/Error/connectionFailed(_:reason:)`` from ``GuardedDataLoader``, or a reason
+    /// from this policy's `refusal(for:)` checks): for a refusal, a fixed sentence
+    /// that starts with ``refusalMarker`` and says which rule refused (scheme, missing host,
+    /// allow-list, non-public address) but never a host name, an address or its kind, since after
+    /// a redirect or a DNS lookup those describe the operator's network; `nil` when the reason is
+    /// not a refusal. Log the whole reason; answer with this.
+    public static func clientMessage(forLoaderReason reason: String) -> String? {
+        guard reason.hasPrefix(refusalMarker) else { return nil }
+        return Refusal.allCases.first { reason == $0.clientMessage || reason.hasPrefix($0.clientMessage + "; ") }?.clientMessage
+            ?? refusalMarker
+    }
+
+    /// The rule behind a refusal. A refusal's reason is its ``clientMessage``, then `; ` and the
+    /// detail for the log, so the client's part is found by its fixed start, never by parsing the
+    /// detail.
+    enum Refusal: CaseIterable {
+        case scheme, missingHost, hostNotAllowed, nonPublicAddress
+
+        /// The sentence a client may see.
+        var clientMessage: String {
+            switch self {
+            case .scheme: "\(SourcePolicy.refusalMarker): only http and https sources are fetched"
+            case .missingHost: "\(SourcePolicy.refusalMarker): the source has no host"
+            case .hostNotAllowed: "\(SourcePolicy.refusalMarker): the source's host is not on the allow-list"
+            case .nonPublicAddress: "\(SourcePolicy.refusalMarker): the source's address is not on the public internet"
+            }
+        }
+
+        /// The whole reason: the client's sentence, then the detail.
+        func reason(detail: String?) -> String {
+            detail.map { "\(clientMessage); \($0)" } ?? clientMessage
+        }
     }
 }
