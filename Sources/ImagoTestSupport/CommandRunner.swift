@@ -133,7 +133,7 @@ private final class OffThreadRead: Sendable {
 
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in
-            let data = handle.readDataToEndOfFile()
+            let data = Self.readToEnd(handle.fileDescriptor)
             let waiter = state.withLock { state in
                 state.data = data
                 return state.waiter.take()
@@ -141,6 +141,23 @@ private final class OffThreadRead: Sendable {
             waiter?.resume(returning: data)
         }
         thread.start()
+    }
+
+    /// Every byte until end of file or an error other than an interrupted call: Foundation's
+    /// `readDataToEndOfFile` traps on `EINTR`, which a child's signal can cause.
+    private static func readToEnd(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
     }
 
     /// Everything read, once the writer has closed its end.

@@ -112,7 +112,9 @@ public final class ImageProxy: Sendable {
                 message: "the output would be \(options.pixelWidth)x\(options.pixelHeight) pixels; this server makes at most \(limit) a side")
         }
         if let reason = configuration.sourcePolicy.refusal(for: parsed.source) {
-            throw ProxyError(status: 403, code: "forbidden_source", message: reason)
+            throw ProxyError(
+                status: 403, code: "forbidden_source",
+                message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
         }
         if options.format == .webp, !canWriteWebP {
             throw ProxyError(

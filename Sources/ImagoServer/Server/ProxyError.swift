@@ -57,7 +57,8 @@ public struct ProxyError: Error, Sendable, Hashable {
         case .notCached, .offline, .unsupportedScheme:
             return (502, "source_failed", "the source could not be fetched")
         case .connectionFailed(_, let reason) where reason.hasPrefix(SourcePolicy.refusalMarker):
-            return (403, "forbidden_source", "the source, or a redirect from it, is refused by this server's source policy")
+            // The rule that refused, never the host or address a redirect or a lookup led to.
+            return (403, "forbidden_source", SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker)
         case .connectionFailed:
             return (502, "source_failed", "the source could not be reached")
         case .timedOut(_, let kind, let after):
