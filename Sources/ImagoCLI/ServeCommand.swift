@@ -84,7 +84,10 @@ struct ServeCommand: AsyncParsableCommand {
             let gallery = try Gallery.make(count: 24, longerSide: 1024)
             let server = try await DemoOrigin.start(serving: gallery)
             origin = server
-            policy = SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [IPAddress.v4(127, 0, 0, 1)])
+            // The demo's origin is its one loopback port, beside the hosts --allow-host names (none:
+            // the origin alone, so a demo is never an open proxy); every other port stays refused.
+            policy.allowedHosts = ["127.0.0.1"] + policy.allowedHosts
+            policy.allowedEndpoints.insert(SourcePolicy.Endpoint(.v4(127, 0, 0, 1), port: server.port))
             if signer == nil, !allowUnsigned {
                 signer = URLSigner(key: Array(UUID().uuidString.utf8), salt: [])  // a key for this run only
             }
@@ -104,7 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         if signer == nil {
             logger.warning("serving UNSIGNED paths (--allow-unsigned): anyone can make this server fetch and resize any allowed source")
         }
-        if policy.allowsPrivateNetworks, !demo {
+        if policy.allowsPrivateNetworks {
             logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
         }
         var configuration = ImageProxyConfiguration(

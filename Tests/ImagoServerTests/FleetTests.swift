@@ -159,7 +159,11 @@ import Darwin
             self.port = port
         }
 
-        static func start(_ executable: URL, in folder: URL) async throws -> ServeProcess {
+        /// Starts `imago serve --port 0` with `arguments` (default: unsigned, private networks
+        /// allowed, as the fleet's loopback origin needs) and a cache folder of its own.
+        static func start(
+            _ executable: URL, in folder: URL, arguments: [String] = ["--allow-unsigned", "--allow-private-networks"]
+        ) async throws -> ServeProcess {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let output = folder.appendingPathComponent("stdout.txt")
             let errors = folder.appendingPathComponent("stderr.txt")
@@ -169,9 +173,9 @@ import Darwin
             // resizing at full speed must not starve the loopback tests running beside this one.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
             process.arguments = [
-                "-n", "19", executable.path, "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
+                "-n", "19", executable.path, "serve", "--port", "0",
                 "--cache-directory", folder.appendingPathComponent("cache").path,
-            ]
+            ] + arguments
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = try FileHandle(forWritingTo: errors)

@@ -64,9 +64,13 @@ import Testing
     func refusesNonPublicAddresses(address: String, kind: String) throws {
         let parsed = try #require(IPAddress(address))
         #expect(parsed.nonPublicKind == kind, "\(address)")
-        #expect(SourcePolicy().refusal(for: parsed, host: "h")?.hasPrefix(SourcePolicy.refusalMarker) == true)
-        #expect(SourcePolicy(allowsPrivateNetworks: true).refusal(for: parsed, host: "h") == nil)
-        #expect(SourcePolicy(allowedAddresses: [parsed]).refusal(for: parsed, host: "h") == nil)
+        #expect(SourcePolicy().refusal(for: parsed, host: "h", port: 80)?.hasPrefix(SourcePolicy.refusalMarker) == true)
+        #expect(SourcePolicy(allowsPrivateNetworks: true).refusal(for: parsed, host: "h", port: 80) == nil)
+        #expect(SourcePolicy(allowedAddresses: [parsed]).refusal(for: parsed, host: "h", port: 80) == nil)
+        // An endpoint allows its one port of the address.
+        let endpoint = SourcePolicy(allowedEndpoints: [SourcePolicy.Endpoint(parsed, port: 8123)])
+        #expect(endpoint.refusal(for: parsed, host: "h", port: 8123) == nil)
+        #expect(endpoint.refusal(for: parsed, host: "h", port: 8124)?.hasPrefix(SourcePolicy.refusalMarker) == true)
     }
 
     /// Public addresses, including the blocks the registries mark globally reachable inside
@@ -84,7 +88,7 @@ import Testing
     func acceptsPublicAddresses(address: String) throws {
         let parsed = try #require(IPAddress(address))
         #expect(parsed.nonPublicKind == nil, "\(address): \(parsed.nonPublicKind ?? "")")
-        #expect(SourcePolicy().refusal(for: parsed, host: "h") == nil)
+        #expect(SourcePolicy().refusal(for: parsed, host: "h", port: 80) == nil)
     }
 
     /// Every prefix written in the tables parses (a typo would silently drop a block).
@@ -117,7 +121,7 @@ import Testing
     @Test func clientMessagesNameOnlyTheRule() throws {
         let policy = SourcePolicy(allowedHosts: ["*.example.com"])
         let cases: [(reason: String?, client: String, secrets: [String])] = [
-            (policy.refusal(for: IPAddress("10.1.2.3") ?? .v4(0, 0, 0, 0), host: "internal.example.com"),
+            (policy.refusal(for: IPAddress("10.1.2.3") ?? .v4(0, 0, 0, 0), host: "internal.example.com", port: 80),
              "refused by the source policy: the source's address is not on the public internet",
              ["internal.example.com", "10.1.2.3", "private-use", "10.0.0.0/8"]),
             (policy.refusal(for: try #require(URL(string: "https://intranet.corp/a.jpg"))),

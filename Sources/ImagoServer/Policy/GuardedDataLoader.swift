@@ -116,10 +116,13 @@ public final class GuardedDataLoader: DataLoading {
         }
         // Every address is checked, not only the one connected to: a name that mixes public and
         // private addresses is refused as a whole.
-        for candidate in addresses {
-            if let reason = policy.refusal(for: candidate, host: host) { throw .connectionFailed(requested, reason: reason) }
-        }
         let https = url.scheme?.lowercased() == "https"
+        let port = url.port ?? (https ? 443 : 80)
+        for candidate in addresses {
+            if let reason = policy.refusal(for: candidate, host: host, port: port) {
+                throw .connectionFailed(requested, reason: reason)
+            }
+        }
         guard let (lease, client, address) = clients.lease(https: https, host: host, addresses: addresses) else {
             throw .connectionFailed(requested, reason: DownloadValidator.shutDownReason)
         }

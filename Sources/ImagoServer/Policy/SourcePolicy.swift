@@ -19,10 +19,29 @@ public struct SourcePolicy: Sendable, Hashable {
     /// reachable while the rest of the private networks stay refused). Default: none.
     public var allowedAddresses: Set<IPAddress>
 
-    public init(allowedHosts: [String] = [], allowsPrivateNetworks: Bool = false, allowedAddresses: Set<IPAddress> = []) {
+    /// Non-public addresses fetched on one port only (`imago serve --demo`'s own loopback origin,
+    /// while every other port of that address stays refused). Default: none.
+    public var allowedEndpoints: Set<Endpoint>
+
+    /// An address and a TCP port.
+    public struct Endpoint: Sendable, Hashable {
+        public var address: IPAddress
+        public var port: Int
+
+        public init(_ address: IPAddress, port: Int) {
+            self.address = address
+            self.port = port
+        }
+    }
+
+    public init(
+        allowedHosts: [String] = [], allowsPrivateNetworks: Bool = false, allowedAddresses: Set<IPAddress> = [],
+        allowedEndpoints: Set<Endpoint> = []
+    ) {
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
         self.allowsPrivateNetworks = allowsPrivateNetworks
         self.allowedAddresses = allowedAddresses
+        self.allowedEndpoints = allowedEndpoints
     }
 
     /// The text every refusal's reason starts with, so the server can tell a refusal (403)
@@ -57,11 +76,13 @@ public struct SourcePolicy: Sendable, Hashable {
         }
     }
 
-    /// Why connecting to `address` (for `host`) is refused, or `nil`. The reason names the host,
+    /// Why connecting to `address` on `port` (for `host`) is refused, or `nil`. The reason names the host,
     /// the address and its kind, for the operator's log only: ``clientMessage(forLoaderReason:)``
     /// gives what a client may see.
-    public func refusal(for address: IPAddress, host: String) -> String? {
-        guard !allowsPrivateNetworks, !allowedAddresses.contains(address), let kind = address.nonPublicKind else { return nil }
+    public func refusal(for address: IPAddress, host: String, port: Int) -> String? {
+        guard !allowsPrivateNetworks, !allowedAddresses.contains(address),
+            !allowedEndpoints.contains(Endpoint(address, port: port)), let kind = address.nonPublicKind
+        else { return nil }
         return Refusal.nonPublicAddress.reason(
             detail: "\(host) resolves to \(address): \(kind), not the public internet (--allow-private-networks permits it)")
     }

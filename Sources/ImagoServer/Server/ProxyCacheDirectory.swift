@@ -19,7 +19,7 @@ import Darwin
 ///   user could read the cached sources or plant entries).
 ///
 /// Inside it, the entries live in `sources-<policy>`, named by ``SourcePolicy``'s address rules
-/// (private networks allowed, addresses allowed): a source fetched from a private address while
+/// (private networks, addresses and endpoints allowed): a source fetched from a private address while
 /// `--allow-private-networks` was on is never served once it is off. Folders of other policies
 /// are removed at start.
 public struct ProxyCacheDirectory: Sendable {
@@ -56,8 +56,12 @@ public struct ProxyCacheDirectory: Sendable {
 
     /// The address rules of `policy` as a short stable name (not Swift's per-process `Hasher`).
     static func fingerprint(of policy: SourcePolicy) -> String {
-        guard policy.allowsPrivateNetworks || !policy.allowedAddresses.isEmpty else { return "public" }
-        let text = "private=\(policy.allowsPrivateNetworks);" + policy.allowedAddresses.map(\.description).sorted().joined(separator: ",")
+        guard policy.allowsPrivateNetworks || !policy.allowedAddresses.isEmpty || !policy.allowedEndpoints.isEmpty else {
+            return "public"
+        }
+        let addresses = policy.allowedAddresses.map(\.description).sorted().joined(separator: ",")
+        let endpoints = policy.allowedEndpoints.map { "\($0.address.urlHost):\($0.port)" }.sorted().joined(separator: ",")
+        let text = "private=\(policy.allowsPrivateNetworks);\(addresses);\(endpoints)"
         return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
