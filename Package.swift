@@ -145,6 +145,7 @@ let package = Package(
             name: "ImagoServerTests",
             dependencies: [
                 "ImagoServer", "Imago", "ImagoTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),

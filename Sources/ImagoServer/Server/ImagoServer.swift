@@ -27,15 +27,18 @@ public enum ImagoServer {
         proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 8080, page: (@Sendable () -> String)? = nil,
         configuration: Configuration = Configuration(), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
         let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
-        router.middlewares.add(AccessLogMiddleware<BasicRequestContext>(metrics: proxy.metrics, logger: logger))
+        router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
         if configuration.servesMetrics {
             router.get("/metrics") { _, _ in metricsResponse(proxy) }
+        } else {
+            // Not a processing path either: 404, as for any path this server does not serve.
+            router.get("/metrics") { _, _ -> Response in throw HTTPError(.notFound) }
         }
         if let page {
             router.get("/") { _, _ in
@@ -44,11 +47,15 @@ public enum ImagoServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: page())))
             }
         } else {
-            router.get("/") { request, _ in await ProxyRoute.respond(to: request, with: proxy, inFlight: inFlight) }
+            router.get("/") { request, context in
+                await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+            }
         }
         // Every other path is a processing path (`**` matches any number of components); HEAD
         // is answered by the same route without the body.
-        router.get("**") { request, _ in await ProxyRoute.respond(to: request, with: proxy, inFlight: inFlight) }
+        router.get("**") { request, context in
+            await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+        }
         warnIfFileDescriptorsAreShort(for: configuration, logger: logger)
         return application(
             router: router, host: host, port: port, configuration: configuration, metrics: proxy, logger: logger, onRunning: onRunning)
@@ -63,7 +70,7 @@ public enum ImagoServer {
         proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 9090, configuration: Configuration = Configuration(),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.get("/metrics") { _, _ in metricsResponse(proxy) }
         return application(
             router: router, host: host, port: port, configuration: configuration, metrics: nil,
@@ -95,7 +102,7 @@ public enum ImagoServer {
     /// `router` served on `host:port` through the guarded HTTP/1 channel; `metrics`, when given,
     /// names the proxy whose registry counts the connections.
     private static func application(
-        router: Router<BasicRequestContext>, host: String, port: Int, configuration: Configuration, metrics: ImageProxy?,
+        router: Router<ProxyRequestContext>, host: String, port: Int, configuration: Configuration, metrics: ImageProxy?,
         logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         let registry = ConnectionRegistry(maximumConnections: configuration.maximumConnections, metrics: metrics?.metrics.registry)

@@ -1,0 +1,303 @@
+#if os(Linux)
+import Foundation
+import ImagoTestSupport
+import Synchronization
+import Testing
+
+@testable import ImagoServer
+
+/// Clients that hold connections or read slowly, on bare sockets against the real server on
+/// loopback (issue 25): each is dropped at its deadline, a held server still serves a fresh
+/// client, and slow readers of a large response hold a bounded amount of memory. The limits are
+/// short here (1–2 s) so the suite is quick; every wait is bounded by the limit plus a few
+/// seconds and stops by itself.
+///
+/// Serialized: two of these tests read the whole process's memory, descriptors and threads.
+@Suite(.serialized) struct HostileClientTests {
+    /// Only the loopback origin may be fetched (as `--allow-host 127.0.0.1` with that address allowed).
+    static var local: ImageProxyConfiguration {
+        var configuration = ImageProxyConfiguration(
+            sourcePolicy: SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [.v4(127, 0, 0, 1)]))
+        configuration.loaderConfiguration.maximumBodySize = 64 * 1024 * 1024
+        return configuration
+    }
+
+    static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    static let mebibyte = 1024 * 1024
+
+    /// A head trickled a byte every 200 ms never completes; a read-idle timeout would never fire,
+    /// the header timeout closes it.
+    @Test func slowlorisIsClosedAtTheHeaderTimeout() async throws {
+        let limits = ImagoServer.Configuration(headerTimeout: .seconds(1), idleTimeout: .seconds(30))
+        try await withServer(Self.local, server: limits) { server in
+            let client = try RawClient.connect(port: server.port)
+            defer { client.close() }
+            let start = ContinuousClock.now
+            try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ")
+            var closedAfter: Duration?
+            while ContinuousClock.now - start < .seconds(4) {
+                try? client.send("a")
+                if client.isClosedByServer() {
+                    closedAfter = ContinuousClock.now - start
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let elapsed = try #require(closedAfter, "still open 4 s after a 1 s header timeout")
+            #expect(elapsed >= .milliseconds(900), "closed at \(elapsed), before its deadline")
+            let metrics = try await server.get("/metrics")
+            #expect(String(decoding: metrics.body, as: UTF8.self).contains("imago_serve_connections_dropped_total{reason=\"header_timeout\"} 1"))
+        }
+    }
+
+    /// A connection that never speaks has the header timeout; one that was answered and then
+    /// stays silent has the (longer) idle timeout, counted from its response.
+    @Test func silentAndIdleConnectionsAreClosedAtTheirTimeouts() async throws {
+        let limits = ImagoServer.Configuration(headerTimeout: .seconds(1), idleTimeout: .seconds(2))
+        try await withServer(Self.local, server: limits) { server in
+            let silent = try RawClient.connect(port: server.port)
+            defer { silent.close() }
+            let idle = try RawClient.connect(port: server.port)
+            defer { idle.close() }
+            try idle.send(Self.healthz)
+            var reply = ""
+            #expect(await eventually(within: .seconds(5)) {
+                reply += idle.readText() ?? ""
+                return reply.hasSuffix("ok\n")
+            })
+            #expect(reply.hasPrefix("HTTP/1.1 200"))
+            let answered = ContinuousClock.now
+            #expect(await silent.waitUntilClosed(within: .seconds(4)), "a silent connection outlived the 1 s header timeout by 3 s")
+            // Past the header timeout, the answered connection is still open: it is idle, not late.
+            try await Task.sleep(until: answered + .milliseconds(1_300))
+            #expect(!idle.isClosedByServer(), "an idle keep-alive connection was closed at the header timeout")
+            #expect(await idle.waitUntilClosed(within: .seconds(4)), "an idle connection outlived the 2 s idle timeout by 3 s")
+            #expect(ContinuousClock.now - answered >= .milliseconds(1_900))
+        }
+    }
+
+    /// 300 connections with half-sent heads are held (under the default cap), and a fresh
+    /// request is still answered; when they go, the server's descriptors and threads go back to
+    /// where they were.
+    @Test func holdsThreeHundredHalfOpenConnectionsAndServesAFreshRequest() async throws {
+        let openFiles = ProcessProbe.allowOpenFiles(4_096)
+        try #require(openFiles >= 1_000, "the process may open only \(openFiles) files")
+        try await withServer(Self.local) { server in
+            #expect(try await server.get("/healthz").status == 200)  // the client's pool and threads exist
+            let descriptors = ProcessProbe.descriptorCount()
+            let threads = ProcessProbe.threadCount()
+            var clients: [RawClient] = []
+            defer { for client in clients { client.close() } }
+            for _ in 0..<300 {
+                let client = try RawClient.connect(port: server.port)
+                clients.append(client)
+                try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            }
+            #expect(await eventually(within: .seconds(10)) { ProcessProbe.serverConnections(port: server.port) >= 300 }, "\(ProcessProbe.serverConnections(port: server.port)) \(ProcessProbe.descriptorCount()) \(clients.count { $0.isClosedByServer() })")
+            let fresh = try RawClient.connect(port: server.port)
+            defer { fresh.close() }
+            try fresh.send(Self.healthz)
+            var reply = ""
+            #expect(await eventually(within: .seconds(5)) {
+                reply += fresh.readText() ?? ""
+                return reply.hasSuffix("ok\n")
+            }, "a fresh request was not answered beside 300 half-open connections")
+            #expect(clients.allSatisfy { !$0.isClosedByServer() }, "the half-open connections are held, under the cap")
+            for client in clients { client.close() }
+            clients.removeAll()
+            fresh.close()
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port) <= 1 })
+            // Our 301 client sockets and the server's 301 are gone; a little slack for whatever
+            // the suites running beside this one open meanwhile.
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.descriptorCount() <= descriptors + 8 },
+                "\(ProcessProbe.descriptorCount()) descriptors, \(descriptors) before")
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.threadCount() <= threads + 2 },
+                "\(ProcessProbe.threadCount()) threads, \(threads) before")
+        }
+    }
+
+    /// At a cap of 50, 300 half-open connections leave 50 open: each newcomer closed the
+    /// longest-waiting one, so the oldest are gone, and a fresh request is answered. (Two event
+    /// loops take connections in turn, so the order the server sees may differ from the order
+    /// they were opened by a few places: the first 200 must be gone, 250 in all.)
+    @Test func atTheCapTheLongestWaitingConnectionMakesRoom() async throws {
+        ProcessProbe.allowOpenFiles(4_096)
+        let limits = ImagoServer.Configuration(maximumConnections: 50)
+        try await withServer(Self.local, server: limits) { server in
+            var clients: [RawClient] = []
+            defer { for client in clients { client.close() } }
+            for _ in 0..<300 {
+                let client = try RawClient.connect(port: server.port)
+                clients.append(client)
+                try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            }
+            let all = clients
+            #expect(await eventually(within: .seconds(10)) { all.count { $0.isClosedByServer() } >= 250 })
+            #expect(all.prefix(200).allSatisfy { $0.isClosedByServer() }, "the oldest were not the ones closed")
+            #expect(all.count { $0.isClosedByServer() } == 250, "closed beyond what the cap needs")
+            #expect(ProcessProbe.serverConnections(port: server.port) <= 50)
+            let fresh = try RawClient.connect(port: server.port)
+            defer { fresh.close() }
+            try fresh.send(Self.healthz)
+            var reply = ""
+            #expect(await eventually(within: .seconds(5)) {
+                reply += fresh.readText() ?? ""
+                return reply.hasSuffix("ok\n")
+            }, "a fresh request was not answered at the cap")
+            #expect(all.count { $0.isClosedByServer() } == 251, "the fresh connection made room by closing one")
+            let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("imago_serve_connections_dropped_total{reason=\"displaced\"} 25"), "\(metrics)")
+        }
+    }
+
+    /// At the cap, with every connection waiting for its response, a new connection is
+    /// accepted and closed at once, and the requests in progress still complete.
+    @Test func refusesANewConnectionWhenEveryOneHasARequestInProgress() async throws {
+        let origin = try await TestServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        for name in ["/a.jpg", "/b.jpg"] {
+            origin.set(name, data: try Fixtures.jpeg(width: 40, height: 30), contentType: "image/jpeg")
+            origin.setBehavior(name, .held)
+        }
+        let limits = ImagoServer.Configuration(maximumConnections: 2)
+        try await withServer(Self.local, server: limits) { server in
+            let busy = try ["/a.jpg", "/b.jpg"].map { name in
+                let client = try RawClient.connect(port: server.port)
+                try client.send("GET \(ServerTests.path("w:10", origin.url(for: name))) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return client
+            }
+            defer { for client in busy { client.close() } }
+            #expect(await eventually(within: .seconds(10)) { origin.requestCount(for: "/a.jpg") == 1 && origin.requestCount(for: "/b.jpg") == 1 })
+            let refused = try RawClient.connect(port: server.port)
+            defer { refused.close() }
+            #expect(await refused.waitUntilClosed(within: .seconds(3)), "a third connection was kept past a cap of 2")
+            origin.release("/a.jpg")
+            origin.release("/b.jpg")
+            for client in busy {
+                var reply = ""
+                #expect(await eventually(within: .seconds(10)) {
+                    reply += client.readText() ?? ""
+                    return reply.contains("\r\n\r\n")
+                })
+                #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(200))")
+            }
+        }
+    }
+
+    /// Forty clients read a 42 MiB response (the response cache's copy) at 64 KiB per 50 ms,
+    /// about 1.3 MiB/s each. The body goes out in 64 KiB pieces as each connection takes them,
+    /// so resident memory grows by a few MiB, not by a copy per reader (about 1.7 GB when each
+    /// response copied the body whole). A client that stops reading is closed at the write
+    /// timeout (3 s here); the readers, who keep the socket taking bytes, are not. Then
+    /// everything is closed and the descriptors and threads are back where they were.
+    @Test func fortySlowReadersOfALargeResponseHoldBoundedMemory() async throws {
+        let origin = try await TestServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        origin.set("/large.png", data: LargeImage.png, contentType: "image/png")
+        let limits = ImagoServer.Configuration(writeTimeout: .seconds(3))
+        try await withServer(Self.local, server: limits) { server in
+            let path = ServerTests.path("f:png", origin.url(for: "/large.png"))
+            let first = try await server.get(path)
+            try #require(first.status == 200, "\(String(decoding: first.body.prefix(300), as: UTF8.self))")
+            let size = first.body.count
+            try #require(size >= 40 * Self.mebibyte, "the response is \(size) bytes")
+            let descriptors = ProcessProbe.descriptorCount()
+            let threads = ProcessProbe.threadCount()
+            let before = try #require(ProcessProbe.residentBytes())
+
+            let readers = try (0..<40).map { _ in
+                let client = try RawClient.connect(port: server.port, receiveBuffer: 64 * 1024)
+                try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return client
+            }
+            defer { for reader in readers { reader.close() } }
+            let received = Mutex([Int](repeating: 0, count: readers.count))
+            let closed = Mutex(Set<Int>())
+            let reading = Task {
+                while !Task.isCancelled {
+                    for (index, reader) in readers.enumerated() {
+                        switch reader.read(upTo: 64 * 1024) {
+                        case .bytes(let count): received.withLock { $0[index] += count }
+                        case .nothing: break
+                        case .closed: closed.withLock { _ = $0.insert(index) }
+                        }
+                    }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            defer { reading.cancel() }
+            #expect(await eventually(within: .seconds(20)) { received.withLock { $0.allSatisfy { $0 >= Self.mebibyte } } },
+                "every reader has 1 MiB: \(received.withLock { $0 })")
+            // The smallest of a few samples: what the readers hold, not a passing peak elsewhere.
+            var samples: [Int] = []
+            for _ in 0..<5 {
+                samples.append(ProcessProbe.residentBytes() ?? .max)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let growth = (samples.min() ?? .max) - before
+            print("HostileClientTests: \(readers.count) readers of \(size) bytes: resident \(before / Self.mebibyte) MiB before, +\(growth / Self.mebibyte) MiB with them")
+            #expect(growth < 200 * Self.mebibyte, "resident memory grew by \(growth / Self.mebibyte) MiB for \(readers.count) readers")
+
+            // A client that stops reading after its request is closed at the write timeout.
+            let stopped = try RawClient.connect(port: server.port, receiveBuffer: 4 * 1024)
+            defer { stopped.close() }
+            try stopped.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            // It cannot see the close without reading, so the server's count says it.
+            let dropped = "imago_serve_connections_dropped_total{reason=\"write_timeout\"} 1"
+            #expect(await eventually(within: .seconds(8)) {
+                String(decoding: (try? await server.get("/metrics").body) ?? Data(), as: UTF8.self).contains(dropped)
+            }, "a client that stopped reading outlived the 3 s write timeout by 5 s")
+            #expect(closed.withLock { $0.isEmpty }, "readers that kept reading were closed: \(closed.withLock { $0.sorted() })")
+
+            reading.cancel()
+            for reader in readers { reader.close() }
+            stopped.close()
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port) <= 1 })
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.descriptorCount() <= descriptors + 8 },
+                "\(ProcessProbe.descriptorCount()) descriptors, \(descriptors) before")
+            #expect(await eventually(within: .seconds(5)) { ProcessProbe.threadCount() <= threads + 2 },
+                "\(ProcessProbe.threadCount()) threads, \(threads) before")
+            #expect(await eventually(within: .seconds(5)) {
+                String(decoding: (try? await server.get("/metrics").body) ?? Data(), as: UTF8.self)
+                    .contains("imago_serve_response_in_flight_bytes 0")
+            }, "the budget got every lease back")
+        }
+    }
+
+    /// Large bodies on their way to clients are bounded by bytes, each stored body counted
+    /// once: while a client holds a 12 MiB response (the cached copy; it reads nothing, so the
+    /// body stays in flight behind the socket's buffers), more clients get that same body, but
+    /// a second 12 MiB body (another variant) is refused with 503 under a 20 MiB budget, until
+    /// the first is done.
+    @Test func largeBodiesInFlightAreBoundedByTheBudget() async throws {
+        let origin = try await TestServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        origin.set("/medium.png", data: LargeImage.mediumPNG, contentType: "image/png")
+        let limits = ImagoServer.Configuration(maximumResponseBytesInFlight: 20 * Self.mebibyte)
+        try await withServer(Self.local, server: limits) { server in
+            let first = ServerTests.path("f:png", origin.url(for: "/medium.png"))
+            let second = ServerTests.path("f:png/q:50", origin.url(for: "/medium.png"))  // another key, its own bytes
+            let warm = try await server.get(first)
+            try #require(warm.status == 200 && warm.body.count >= 12 * Self.mebibyte, "\(warm.status), \(warm.body.count) bytes")
+            func inFlight() async -> String {
+                let text = String(decoding: (try? await server.get("/metrics").body) ?? Data(), as: UTF8.self)
+                return text.split(separator: "\n").first { $0.hasPrefix("imago_serve_response_in_flight_bytes ") }.map(String.init) ?? ""
+            }
+            let holder = try RawClient.connect(port: server.port, receiveBuffer: 4 * 1024)
+            defer { holder.close() }
+            try holder.send("GET \(first) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await eventually(within: .seconds(10)) { await inFlight() == "imago_serve_response_in_flight_bytes \(warm.body.count).0" })
+            let refused = try await server.get(second)
+            #expect(refused.status == 503 && refused.errorCode == "overloaded", "\(String(decoding: refused.body.prefix(300), as: UTF8.self))")
+            #expect(refused.headers["retry-after"] == "1")
+            let shared = try await server.get(first)
+            #expect(shared.status == 200 && shared.body == warm.body, "the body already in flight costs nothing more")
+            #expect(await inFlight() == "imago_serve_response_in_flight_bytes \(warm.body.count).0", "the holder still holds it")
+            holder.close()
+            #expect(await eventually(within: .seconds(10)) { await inFlight() == "imago_serve_response_in_flight_bytes 0.0" })
+            let served = try await server.get(second)
+            #expect(served.status == 200 && served.body.count == warm.body.count)
+        }
+    }
+}
+#endif
