@@ -4,11 +4,12 @@ extension ImagoServer {
     /// field has a documented default, chosen for a server on the open internet.
     ///
     /// Together these bound what a client costs: a connection slot (``maximumConnections``),
-    /// for at most ``headerTimeout`` before it has asked for anything and ``idleTimeout``
-    /// between requests; while it reads a response, about 128 KiB of queued bytes (the body goes
-    /// out in 64 KiB pieces, each written only when the connection's 64 KiB write buffer has
-    /// room), for as long as it keeps taking bytes (``writeTimeout``); and, for a large body,
-    /// a share of ``maximumResponseBytesInFlight``.
+    /// for at most ``headerTimeout`` before it has sent a request (holding at most
+    /// ``maximumRequestHeadSize`` bytes of its head) and ``idleTimeout`` between requests;
+    /// while it reads a response, a few hundred KiB of queued bytes (a large body goes out in
+    /// 64 KiB pieces, each only when the connection's 64 KiB write buffer has room), for as
+    /// long as it keeps taking bytes (``writeTimeout``); and, for a large body, a share of
+    /// ``maximumResponseBytesInFlight``.
     public struct Configuration: Sendable {
         /// Time a connection has to send a complete request (head and any body): from the
         /// connection's opening for its first request, from the first byte of each later one.
@@ -26,12 +27,17 @@ extension ImagoServer {
         /// costs little here: at ``maximumConnections`` the longest-waiting connection is closed
         /// to make room, idle ones included.
         public var idleTimeout: Duration
-        /// Time a response may stay stuck: the connection's write buffer over its high-water
-        /// mark (64 KiB) without draining to its low-water mark (32 KiB). A client that takes
-        /// less than 32 KiB in this time is closed, so it reads at least about 1 KiB a second
-        /// at the default. Default: 30 s, half of nginx's `send_timeout` (60 s): long enough for
-        /// a phone that briefly loses its signal, short enough that a reader who stopped reading
-        /// frees its slot and its buffers soon.
+        /// Time a response may make no progress: the connection's write buffer stays over its
+        /// high-water mark (64 KiB) without draining under its low-water mark (32 KiB), which is
+        /// what nginx's `send_timeout` measures ("between two successive write operations").
+        /// The operating system takes more of a response only once the client has read enough to
+        /// free part of the socket's send buffer (on Linux a third of it; Linux sizes the buffer
+        /// itself, up to 4 MiB by default), so this is how long a client may stop reading, or
+        /// read less than that, before it is closed; on loopback, with a 4 MiB buffer, a reader
+        /// must take about 1.4 MiB per timeout. A response that fits in the socket's buffers (a
+        /// thumbnail) is never held by it. Default: 30 s, half of nginx's 60 s: long enough
+        /// for a phone that loses its signal for a while, short enough that a reader who stopped
+        /// reading frees its slot and its share of the budget soon.
         public var writeTimeout: Duration
         /// Connections open at once. At the limit a new connection closes the one that has
         /// waited longest without a request in progress (a half-sent head or an idle keep-alive
@@ -39,7 +45,8 @@ extension ImagoServer {
         /// connection has a request in progress, the new one is accepted and closed at once.
         /// Each connection is a file descriptor: the process's limit (`ulimit -n`) must leave
         /// room for this many plus the sources' connections and the disk cache (``ImagoServer``
-        /// warns at start when it does not). Default: 2,048, as imgproxy's `IMGPROXY_MAX_CLIENTS`.
+        /// warns at start when it does not). At least 1. Default: 2,048, as imgproxy's
+        /// `IMGPROXY_MAX_CLIENTS`.
         public var maximumConnections: Int
         /// Bytes of response bodies larger than 64 KiB that may be on their way to clients at
         /// once; beyond it a request is answered 503 `overloaded` with `Retry-After`. A body
@@ -54,7 +61,8 @@ extension ImagoServer {
         /// larger head is answered 400 and the connection closed. It bounds what a half-sent
         /// head holds in memory. Default: 32 KiB, the header space of nginx's default
         /// `large_client_header_buffers` (4 x 8 KiB): room for a processing path with a long
-        /// base64 source and a browser's cookies, an eighth of Hummingbird's 80 KiB default.
+        /// base64 source and a browser's cookies, under half of Hummingbird's 80 KiB default.
+        /// Values under 1 KiB count as 1 KiB.
         public var maximumRequestHeadSize: Int
         /// Whether `/metrics` is served by the application itself; `false` leaves it to a
         /// separate ``ImagoServer/metricsApplication(proxy:host:port:configuration:onRunning:)``

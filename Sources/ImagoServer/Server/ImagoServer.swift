@@ -18,8 +18,8 @@ import Darwin
 /// counted by one middleware. What a client may hold (connections, time, queued bytes) is bounded
 /// by a ``Configuration``.
 ///
-/// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (``run(_:logger:)``
-/// does): the server stops accepting, finishes the requests in flight, then returns.
+/// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (`run` does, for one
+/// application or several): the server stops accepting, finishes the requests in flight, then returns.
 public enum ImagoServer {
     /// The application for `proxy`, listening on `host:port` (0: any free port; `onRunning` is
     /// told the one bound). `page`, when given, is served at `/` as HTML.
@@ -61,13 +61,13 @@ public enum ImagoServer {
             router: router, host: host, port: port, configuration: configuration, metrics: proxy, logger: logger, onRunning: onRunning)
     }
 
-    /// An application that serves only `/metrics` for `proxy` (everything else is 404), for a
+    /// An application that serves only `/metrics` for `proxy` (everything else is 404), on a
     /// port that is not exposed to clients: `imago serve --metrics-port`. Pair it with an
     /// ``application(proxy:host:port:page:configuration:onRunning:)`` whose configuration says
-    /// `servesMetrics: false`, and run both (``run(_:logger:)``). It has its own connection
-    /// limits, from `configuration`.
+    /// `servesMetrics: false`, and run both (`run([application, metrics], logger:)`). It has its
+    /// own connection limits, from `configuration`; its requests are not logged or counted.
     public static func metricsApplication(
-        proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 9090, configuration: Configuration = Configuration(),
+        proxy: ImageProxy, host: String = "127.0.0.1", port: Int, configuration: Configuration = Configuration(),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
