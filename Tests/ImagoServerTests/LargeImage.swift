@@ -3,25 +3,20 @@ import Foundation
 import Imago
 import ImagoTestSupport
 
-/// PNGs of noise whose re-encoding by the proxy (`f:png`, no resize) is as large as their
-/// pixels: noise does not compress, so every pixel costs its 4 bytes. Each is made once per
-/// test process.
+/// Sources whose PNG output (`f:png`, no resize) is large while they are small: a JPEG of noise
+/// at quality 20 decodes to pixels that PNG cannot compress (4,096 a side: a 2 MiB source, a
+/// 46 MiB output; 2,048: 0.5 MiB, 11.5 MiB). Small sources stay within `imago serve`'s 20 MiB
+/// download limit and keep this process light. Made by each test that needs one.
 enum LargeImage {
-    /// 3,300 x 3,300: over 40 MiB.
-    static let png = noise(side: 3_300, seed: 25)
-    /// 1,800 x 1,800: over 12 MiB.
-    static let mediumPNG = noise(side: 1_800, seed: 26)
-
-    static func noise(side: Int, seed: UInt64) -> Data {
+    static func noiseJPEG(side: Int, seed: UInt64) -> Data {
         var generator = SplitMix(seed: seed)
         var pixels = [UInt8](repeating: 0, count: side * side * 4)
         pixels.withUnsafeMutableBytes { bytes in
             let words = bytes.bindMemory(to: UInt64.self)
-            for index in words.indices { words[index] = generator.next() }
+            for index in words.indices { words[index] = generator.next() | 0xFF00_0000_FF00_0000 }  // opaque
         }
-        // Straight alpha from the noise: the image is not opaque, so `auto` would pick PNG too.
-        let bitmap = Bitmap(width: side, height: side, alphaMode: .straight, pixels: pixels)
-        return (try? PNGEncoder().encode(bitmap)) ?? Data()
+        let bitmap = Bitmap(width: side, height: side, alphaMode: .opaque, pixels: pixels)
+        return (try? JPEGEncoder(quality: 0.2, progressive: false).encode(bitmap)) ?? Data()
     }
 }
 #endif

@@ -2,12 +2,14 @@
 import Foundation
 import Glibc
 
-/// What this process holds, read from /proc: resident memory, open descriptors, threads, and
-/// the connections a server in it holds on its port.
+/// What a process holds, read from /proc: resident memory, open descriptors, threads, and
+/// the connections a server in it holds on its port. `pid` `nil` is this process.
 enum ProcessProbe {
+    static func directory(_ pid: Int32?) -> String { pid.map { "/proc/\($0)" } ?? "/proc/self" }
+
     /// Resident memory (VmRSS), in bytes.
-    static func residentBytes() -> Int? {
-        guard let status = read("/proc/self/status") else { return nil }
+    static func residentBytes(pid: Int32? = nil) -> Int? {
+        guard let status = read("\(directory(pid))/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
@@ -17,18 +19,18 @@ enum ProcessProbe {
     }
 
     /// Open file descriptors.
-    static func descriptorCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    static func descriptorCount(pid: Int32? = nil) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "\(directory(pid))/fd").count) ?? 0
     }
 
     /// Threads.
-    static func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    static func threadCount(pid: Int32? = nil) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "\(directory(pid))/task").count) ?? 0
     }
 
-    /// Descriptors of this process that are connected sockets whose local port is `port`: the
+    /// Descriptors of the process that are connected sockets whose local port is `port`: the
     /// connections a server listening on `port` holds (its clients' ends have other local ports).
-    static func serverConnections(port: Int) -> Int {
+    static func serverConnections(port: Int, pid: Int32? = nil) -> Int {
         var inodes = Set<String>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             guard let text = read(table) else { continue }
@@ -41,10 +43,10 @@ enum ProcessProbe {
                 inodes.insert(String(fields[9]))
             }
         }
-        let directory = "/proc/self/fd"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let folder = "\(directory(pid))/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.count { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)"),
                 target.hasPrefix("socket:[")
             else { return false }
             return inodes.contains(String(target.dropFirst(8).dropLast()))

@@ -79,6 +79,42 @@ struct RawClient: Sendable {
         return String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 
+    /// Reads one response whole, for at most `limit`: its head (with the body after it when
+    /// `keepingBody`; otherwise the body is discarded as it arrives, so a large one is never
+    /// held) and the length of its body; `nil` if it did not arrive whole (bodies are framed by
+    /// `Content-Length` here).
+    func readResponse(within limit: Duration, keepingBody: Bool = false) async -> (head: String, bodyLength: Int)? {
+        let deadline = ContinuousClock.now + limit
+        var head = [UInt8]()
+        var body = 0
+        var expected: Int?
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        while ContinuousClock.now < deadline {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return nil }
+            if count < 0 {
+                try? await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            let bytes = buffer.prefix(count)
+            if expected == nil || keepingBody { head += bytes }
+            if expected == nil {
+                guard let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
+                let text = String(decoding: head[..<end.upperBound], as: UTF8.self)
+                let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                guard let length else { return nil }
+                expected = length
+                body = head.count - end.upperBound
+                if !keepingBody { head = Array(head[..<end.upperBound]) }
+            } else {
+                body += bytes.count
+            }
+            if let expected, body >= expected { return (String(decoding: head, as: UTF8.self), body) }
+        }
+        return nil
+    }
+
     /// Whether the server has closed the connection, draining (and discarding) what it sent.
     func isClosedByServer() -> Bool {
         while true {
