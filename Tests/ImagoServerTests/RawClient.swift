@@ -1,11 +1,17 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import Synchronization
 
 /// A client on a bare loopback TCP socket, for clients that misbehave on purpose: half-sent
 /// heads, silence, reading a byte at a time or not at all. Connecting blocks (loopback answers
 /// at once); sending and reading never wait.
-struct RawClient: Sendable {
+///
+/// Its descriptor is closed once only (by ``close()`` or when the client goes), and never used
+/// after: in a process whose other threads open sockets all the time, a second close or a late
+/// read could hit a descriptor number that now belongs to someone else (a NIO channel, which
+/// then traps on `EBADF`).
+final class RawClient: Sendable {
     enum Failure: Error, CustomStringConvertible {
         case call(String, Int32)
 
@@ -27,6 +33,18 @@ struct RawClient: Sendable {
     }
 
     let descriptor: Int32
+    private let closed = Atomic(false)
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first
     /// (so a client that stops reading stops the server's writes sooner).
@@ -53,6 +71,7 @@ struct RawClient: Sendable {
 
     /// Sends `text` (all of it: these are a few bytes on loopback).
     func send(_ text: String) throws {
+        guard !isClosed else { throw Failure.call("send", EBADF) }
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -64,6 +83,7 @@ struct RawClient: Sendable {
 
     /// Reads what has arrived, up to `limit` bytes, without waiting.
     func read(upTo limit: Int = 64 * 1024) -> Read {
+        guard !isClosed else { return .closed }
         var buffer = [UInt8](repeating: 0, count: max(1, limit))
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if count > 0 { return .bytes(count) }
@@ -73,6 +93,7 @@ struct RawClient: Sendable {
 
     /// Reads what has arrived, up to `limit` bytes, as text (a response head), without waiting.
     func readText(upTo limit: Int = 64 * 1024) -> String? {
+        guard !isClosed else { return nil }
         var buffer = [UInt8](repeating: 0, count: max(1, limit))
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         guard count > 0 else { return nil }
@@ -89,7 +110,7 @@ struct RawClient: Sendable {
         var body = 0
         var expected: Int?
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !isClosed {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return nil }
             if count < 0 {
@@ -137,7 +158,9 @@ struct RawClient: Sendable {
         return isClosedByServer()
     }
 
+    /// Closes the socket, once.
     func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Glibc.close(descriptor)
     }
 }
