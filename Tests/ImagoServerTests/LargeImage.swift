@@ -5,7 +5,7 @@ import ImagoTestSupport
 
 /// Sources whose PNG output (`f:png`, no resize) is large while they are small: a JPEG of noise
 /// at quality 20 decodes to pixels that PNG cannot compress (4,096 a side: a 2 MiB source, a
-/// 46 MiB output; 2,048: 0.5 MiB, 11.5 MiB). Small sources stay within `imago serve`'s 20 MiB
+/// 46 MiB output; 1,536: 0.3 MiB, 6.8 MiB). Small sources stay within `imago serve`'s 20 MiB
 /// download limit and keep this process light. Made by each test that needs one.
 enum LargeImage {
     static func noiseJPEG(side: Int, seed: UInt64) -> Data {
