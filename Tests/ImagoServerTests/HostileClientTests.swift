@@ -20,10 +20,7 @@ import Testing
 @Suite(.serialized) struct HostileClientTests {
     /// Only the loopback origin may be fetched (as `--allow-host 127.0.0.1` with that address allowed).
     static var local: ImageProxyConfiguration {
-        var configuration = ImageProxyConfiguration(
-            sourcePolicy: SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [.v4(127, 0, 0, 1)]))
-        configuration.loaderConfiguration.maximumBodySize = 64 * 1024 * 1024
-        return configuration
+        ImageProxyConfiguration(sourcePolicy: SourcePolicy(allowedHosts: ["127.0.0.1"], allowedAddresses: [.v4(127, 0, 0, 1)]))
     }
 
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"

@@ -120,8 +120,9 @@ public enum ImagoServer {
     static let reservedFileDescriptors = 256
 
     /// Logs a warning when the process may open fewer files than `configuration` allows
-    /// connections (plus ``reservedFileDescriptors``): past that limit, accepting fails and
-    /// new clients wait in the listen backlog while the limit still looks unreached.
+    /// connections (plus ``reservedFileDescriptors``): past that limit, accepting fails, NIO
+    /// backs off from accepting for a while, and new clients wait in the listen backlog although
+    /// the connection cap is not reached.
     private static func warnIfFileDescriptorsAreShort(for configuration: Configuration, logger: Logger) {
         var limit = rlimit()
         #if os(Linux)

@@ -10,13 +10,15 @@ import NIOCore
 /// A body larger than ``chunkSize`` is never copied whole: it goes out in pieces of that size,
 /// each copied from the answer's bytes only when the connection has room for it, so a slow
 /// reader holds a few pieces and one write buffer (64 KiB), whatever the body's size. The
-/// writer waits while the channel is over its write-buffer high-water mark, but it learns so
-/// on the connection's event loop, and a route runs on another thread: left alone it yields
-/// pieces far faster than the loop writes them (5–13 MiB were queued per slow reader of a
-/// 42 MiB body). So after each piece it waits for one turn of the connection's event loop, by
-/// which time the piece is in the channel and the writer knows whether it may go on. Such a body also needs a
-/// lease from ``ResponseBytesInFlight``, which bounds the bodies held for readers at once
-/// (503 `overloaded` beyond it); a body the response cache shares among readers counts once.
+/// writer waits while the channel is over its write-buffer high-water mark, but it learns so on
+/// the connection's event loop, while a route runs on another thread: left alone it yields
+/// pieces far faster than the loop writes them (5–13 MiB queued per slow reader of a 42 MiB
+/// body). So after each piece it waits for one turn of the connection's event loop, by which
+/// time the piece is in the channel and the writer knows whether it may go on.
+///
+/// Such a body also needs a lease from ``ResponseBytesInFlight``, which bounds the bodies held
+/// for readers at once (503 `overloaded` beyond it); a body the response cache shares among
+/// readers counts once.
 enum ProxyRoute {
     /// Bodies up to this size go out as one buffer; larger ones in pieces of this size.
     static let chunkSize = 64 * 1024
