@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The image proxy (ImagoServer, `imago serve`): server-side only, never in the core or on iOS.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Hummingbird's own dependency, named for the HTTP parts its channel handlers see (NIOHTTPTypes).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -102,6 +104,8 @@ let package = Package(
             dependencies: [
                 "Imago",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux, .macOS])),
@@ -162,6 +166,7 @@ let package = Package(
             name: "ImagoServerTests",
             dependencies: [
                 "ImagoServer", "Imago", "ImagoTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),

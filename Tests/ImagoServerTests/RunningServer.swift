@@ -31,16 +31,17 @@ struct RunningServer {
         }
     }
 
+    /// `server` sets the connection limits and routes (``ImagoServer/Configuration``).
     static func start(
         _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(), page: DemoPage? = nil,
-        diskCache: DiskCache? = nil
+        diskCache: DiskCache? = nil, server: ImagoServer.Configuration = ImagoServer.Configuration()
     ) async throws -> RunningServer {
         var configuration = configuration
         configuration.logger = Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
         let proxy = ImageProxy(configuration: configuration, resolver: resolver, diskCache: diskCache)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let html = page.map { page in { @Sendable in page.html } }
-        let application = ImagoServer.application(proxy: proxy, host: "127.0.0.1", port: 0, page: html) { port in
+        let application = ImagoServer.application(proxy: proxy, host: "127.0.0.1", port: 0, page: html, configuration: server) { port in
             continuation.yield(port)
             continuation.finish()
         }
@@ -81,9 +82,10 @@ struct RunningServer {
 /// Runs `body` with a server, stopping it afterwards whatever happens.
 func withServer<Result>(
     _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(),
+    server serverConfiguration: ImagoServer.Configuration = ImagoServer.Configuration(),
     _ body: (RunningServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await RunningServer.start(configuration, resolver: resolver)
+    let server = try await RunningServer.start(configuration, resolver: resolver, server: serverConfiguration)
     do {
         let result = try await body(server)
         try await server.stop()

@@ -1,33 +1,44 @@
 #if os(Linux) || os(macOS)
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The image proxy as a Hummingbird application: `/healthz`, `/metrics` (Prometheus), an
-/// optional page at `/`, and every other GET (and HEAD) through the ``ImageProxy``, each request
-/// logged and counted by one middleware.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The image proxy as a Hummingbird application: `/healthz`, `/metrics` (Prometheus; or on a
+/// separate ``metricsApplication(proxy:host:port:configuration:onRunning:)``), an optional page
+/// at `/`, and every other GET (and HEAD) through the ``ImageProxy``, each request logged and
+/// counted by one middleware. What a client may hold (connections, time, queued bytes) is bounded
+/// by a ``Configuration``.
 ///
-/// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (``run(_:)`` does):
-/// the server stops accepting, finishes the requests in flight, then returns.
+/// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (`run` does, for one
+/// application or several): the server stops accepting, finishes the requests in flight, then returns.
 public enum ImagoServer {
     /// The application for `proxy`, listening on `host:port` (0: any free port; `onRunning` is
     /// told the one bound). `page`, when given, is served at `/` as HTML.
     public static func application(
         proxy: ImageProxy, host: String = "127.0.0.1", port: Int = 8080, page: (@Sendable () -> String)? = nil,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        configuration: Configuration = Configuration(), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
-        router.middlewares.add(AccessLogMiddleware<BasicRequestContext>(metrics: proxy.metrics, logger: logger))
+        let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
+        router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
-        router.get("/metrics") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: proxy.metrics.emit())))
+        if configuration.servesMetrics {
+            router.get("/metrics") { _, _ in metricsResponse(proxy) }
+        } else {
+            // Not a processing path either: 404, as for any path this server does not serve.
+            router.get("/metrics") { _, _ -> Response in throw HTTPError(.notFound) }
         }
         if let page {
             router.get("/") { _, _ in
@@ -36,22 +47,94 @@ public enum ImagoServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: page())))
             }
         } else {
-            router.get("/") { request, _ in await ProxyRoute.respond(to: request, with: proxy) }
+            router.get("/") { request, context in
+                await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+            }
         }
         // Every other path is a processing path (`**` matches any number of components); HEAD
         // is answered by the same route without the body.
-        router.get("**") { request, _ in await ProxyRoute.respond(to: request, with: proxy) }
-        return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "imago"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
+        router.get("**") { request, context in
+            await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+        }
+        warnIfFileDescriptorsAreShort(for: configuration, logger: logger)
+        return application(
+            router: router, host: host, port: port, configuration: configuration, metrics: proxy, logger: logger, onRunning: onRunning)
+    }
+
+    /// An application that serves only `/metrics` for `proxy` (everything else is 404), on a
+    /// port that is not exposed to clients: `imago serve --metrics-port`. Pair it with an
+    /// ``application(proxy:host:port:page:configuration:onRunning:)`` whose configuration says
+    /// `servesMetrics: false`, and run both (`run([application, metrics], logger:)`). It has its
+    /// own connection limits, from `configuration`; its requests are not logged or counted.
+    public static func metricsApplication(
+        proxy: ImageProxy, host: String = "127.0.0.1", port: Int, configuration: Configuration = Configuration(),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.get("/metrics") { _, _ in metricsResponse(proxy) }
+        return application(
+            router: router, host: host, port: port, configuration: configuration, metrics: nil,
+            logger: proxy.configuration.logger, onRunning: onRunning)
     }
 
     /// Runs `application` until SIGTERM or SIGINT, then drains the requests in flight and returns.
     public static func run(_ application: some ApplicationProtocol, logger: Logger) async throws {
+        try await run([application], logger: logger)
+    }
+
+    /// Runs `applications` (the proxy and its metrics application, say) together until SIGTERM
+    /// or SIGINT, then drains each one's requests in flight and returns; if one fails, the others
+    /// are stopped.
+    public static func run(_ applications: [any Service], logger: Logger) async throws {
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: applications.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// `/metrics`: the proxy's Prometheus exposition.
+    private static func metricsResponse(_ proxy: ImageProxy) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: proxy.metrics.emit())))
+    }
+
+    /// `router` served on `host:port` through the guarded HTTP/1 channel; `metrics`, when given,
+    /// names the proxy whose registry counts the connections.
+    private static func application(
+        router: Router<ProxyRequestContext>, host: String, port: Int, configuration: Configuration, metrics: ImageProxy?,
+        logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
+        let registry = ConnectionRegistry(maximumConnections: configuration.maximumConnections, metrics: metrics?.metrics.registry)
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(responder: responder, configuration: configuration, registry: registry)
+        }
+        return Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: "imago"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    /// Descriptors the process keeps for other uses than clients: the listening sockets, the
+    /// sources' connections, the disk cache's files, the runtime's own.
+    static let reservedFileDescriptors = 256
+
+    /// Logs a warning when the process may open fewer files than `configuration` allows
+    /// connections (plus ``reservedFileDescriptors``): past that limit, accepting fails, NIO
+    /// backs off from accepting for a while, and new clients wait in the listen backlog although
+    /// the connection cap is not reached.
+    private static func warnIfFileDescriptorsAreShort(for configuration: Configuration, logger: Logger) {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let needed = UInt64(max(0, configuration.maximumConnections)) + UInt64(reservedFileDescriptors)
+        guard UInt64(limit.rlim_cur) < needed else { return }
+        logger.warning(
+            "the process may open \(limit.rlim_cur) files, fewer than the \(configuration.maximumConnections) connections allowed plus \(reservedFileDescriptors) for sources and caches; raise it (ulimit -n \(needed)) or allow fewer connections")
     }
 }
 #endif

@@ -6,22 +6,78 @@ import NIOCore
 
 /// The router's catch-all route: hands the request's path (its query left off) to the
 /// ``ImageProxy`` and turns the proxy's answer into a Hummingbird response.
+///
+/// A body larger than ``chunkSize`` is never copied whole: it goes out in pieces of that size,
+/// each copied from the answer's bytes only when the connection has room for it, so a slow
+/// reader holds a few pieces and one write buffer (64 KiB), whatever the body's size. The
+/// writer waits while the channel is over its write-buffer high-water mark, but it learns so on
+/// the connection's event loop, while a route runs on another thread: left alone it yields
+/// pieces far faster than the loop writes them (5–13 MiB queued per slow reader of a 42 MiB
+/// body). So after each piece it waits for one turn of the connection's event loop, by which
+/// time the piece is in the channel and the writer knows whether it may go on.
+///
+/// Such a body also needs a lease from ``ResponseBytesInFlight``, which bounds the bodies held
+/// for readers at once (503 `overloaded` beyond it); a body the response cache shares among
+/// readers counts once.
 enum ProxyRoute {
-    static func respond(to request: Request, with proxy: ImageProxy) async -> Response {
+    /// Bodies up to this size go out as one buffer; larger ones in pieces of this size.
+    static let chunkSize = 64 * 1024
+
+    static func respond(
+        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, inFlight: ResponseBytesInFlight
+    ) async -> Response {
         let target = request.uri.string
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
         let answer = await proxy.respond(path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
-        return response(answer)
+        return response(
+            answer, sendsBody: request.method != .head, inFlight: inFlight, pacedBy: context.eventLoop,
+            retryAfter: proxy.configuration.retryAfterSeconds)
     }
 
-    static func response(_ answer: ProxyResponse) -> Response {
+    /// The response for `answer`; `sendsBody` is `false` for HEAD, whose body is never written
+    /// (its headers still describe it). A large body is written in pieces paced by `eventLoop`
+    /// (the connection's; `nil` writes them back to back).
+    static func response(
+        _ answer: ProxyResponse, sendsBody: Bool, inFlight: ResponseBytesInFlight, pacedBy eventLoop: (any EventLoop)?,
+        retryAfter: Int
+    ) -> Response {
         var fields = HTTPFields()
         for (name, value) in answer.headers {
             if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
-        if answer.status != 304 { fields[.contentLength] = "\(answer.body.count)" }
-        let body = answer.status == 304 ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
-        return Response(status: HTTPResponse.Status(code: answer.status), headers: fields, body: body)
+        let status = HTTPResponse.Status(code: answer.status)
+        if answer.status == 304 { return Response(status: status, headers: fields, body: ResponseBody()) }
+        let count = answer.body.count
+        fields[.contentLength] = "\(count)"
+        guard sendsBody else { return Response(status: status, headers: fields, body: ResponseBody()) }
+        guard count > chunkSize else {
+            return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        guard let lease = inFlight.lease(answer.body) else {
+            let refusal = ProxyError(
+                status: 503, code: "overloaded",
+                message: "the server is at its limit of response bytes on their way to clients; retry after \(retryAfter) s",
+                retryAfterSeconds: retryAfter)
+            return response(.error(refusal), sendsBody: true, inFlight: inFlight, pacedBy: nil, retryAfter: retryAfter)
+        }
+        return Response(
+            status: status, headers: fields,
+            body: ResponseBody(contentLength: count) { writer in
+                try await write(lease.body, to: &writer, pacedBy: eventLoop)
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Writes `body` in pieces of ``chunkSize``, each after the one before has reached the
+    /// channel (a turn of `eventLoop`) and while the channel has room.
+    static func write(_ body: Data, to writer: inout any ResponseBodyWriter, pacedBy eventLoop: (any EventLoop)?) async throws {
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = body.index(start, offsetBy: min(chunkSize, body.endIndex - start))
+            try await writer.write(ByteBuffer(bytes: body[start..<end]))
+            if let eventLoop { try await eventLoop.submit {}.get() }
+            start = end
+        }
     }
 }
 #endif

@@ -1,0 +1,136 @@
+#if os(Linux) || os(macOS)
+import NIOCore
+
+/// When one connection must be closed, as a value: the owner (``ConnectionGuard``) reports what
+/// happened on the connection, with the time, and asks for the next deadline and whether one
+/// has passed, so every rule is tested without waiting.
+///
+/// - A request must arrive whole (head and any body) within the header timeout, counted from
+///   the connection's opening for its first request and from its first byte for a later one;
+///   further bytes do not extend it (a byte a second would keep a read-idle timeout alive forever).
+/// - Between requests, a keep-alive connection may stay silent for the idle timeout, counted
+///   from the moment the last response was written out.
+/// - While a request is being answered there is no read deadline (the proxy's own work is
+///   bounded by its download timeouts); the response's bytes are bounded by the write timeout:
+///   the write buffer may stay over its high-water mark for at most that long.
+///
+/// Pipelined requests are counted, so the read deadline resumes only when every response is
+/// out. A second request whose first bytes arrive in the same read as the end of the one before
+/// is seen as beginning after the response: it gets the idle timeout, not the header timeout (a
+/// looser bound, never none).
+struct ConnectionDeadlines: Sendable {
+    /// The timeouts, as the event loop counts time.
+    struct Limits: Sendable, Equatable {
+        var header: TimeAmount
+        var idle: TimeAmount
+        var write: TimeAmount
+
+        init(header: TimeAmount, idle: TimeAmount, write: TimeAmount) {
+            self.header = header
+            self.idle = idle
+            self.write = write
+        }
+
+        init(_ configuration: ImagoServer.Configuration) {
+            self.init(
+                header: TimeAmount(configuration.headerTimeout), idle: TimeAmount(configuration.idleTimeout),
+                write: TimeAmount(configuration.writeTimeout))
+        }
+    }
+
+    /// Which deadline passed.
+    enum Expiry: String, Sendable, Equatable {
+        /// A request did not arrive whole in time (a slowloris, or a connection that never spoke).
+        case header = "header_timeout"
+        /// A keep-alive connection stayed silent too long.
+        case idle = "idle_timeout"
+        /// A response stayed stuck in the write buffer (a reader too slow or gone).
+        case write = "write_timeout"
+    }
+
+    let limits: Limits
+    /// Since when nothing has been in progress: the opening, or the last response written out.
+    private var waitingSince: NIODeadline
+    /// The first byte of a request whose end has not been read yet.
+    private var readingSince: NIODeadline?
+    /// Requests whose head was read and whose response is not written out yet.
+    private var unanswered = 0
+    /// Whether a response has gone out (then silence is idle, not a missing first request).
+    private var hasAnswered = false
+    /// Since when the write buffer has been over its high-water mark.
+    private var stuckSince: NIODeadline?
+
+    init(limits: Limits, openedAt opened: NIODeadline) {
+        self.limits = limits
+        waitingSince = opened
+    }
+
+    /// Bytes arrived from the client.
+    mutating func bytesRead(at now: NIODeadline) {
+        if readingSince == nil { readingSince = now }
+    }
+
+    /// A request's head was decoded.
+    mutating func requestHeadRead() {
+        if unanswered < Int.max { unanswered += 1 }
+    }
+
+    /// A request's end was decoded: it arrived whole.
+    mutating func requestEndRead(at now: NIODeadline) {
+        readingSince = nil
+        if unanswered == 0 { waitingSince = now }  // its response went out before its body ended
+    }
+
+    /// A response's last byte was handed to the operating system.
+    mutating func responseWritten(at now: NIODeadline) {
+        if unanswered > 0 { unanswered -= 1 }
+        hasAnswered = true
+        if unanswered == 0 { waitingSince = now }
+    }
+
+    /// The write buffer crossed a water mark: `false` over the high one, `true` back under the low one.
+    mutating func writabilityChanged(isWritable: Bool, at now: NIODeadline) {
+        if isWritable {
+            stuckSince = nil
+        } else if stuckSince == nil {
+            stuckSince = now
+        }
+    }
+
+    /// Whether a request is in progress (read, not yet answered): such a connection is never
+    /// closed to make room for another.
+    var isBusy: Bool { unanswered > 0 }
+
+    /// Since when the connection has waited without a request in progress, or `nil` while one
+    /// is: the connection table closes the longest-waiting one first.
+    var waitingWithoutRequestSince: NIODeadline? { isBusy ? nil : waitingSince }
+
+    /// The read side's deadline, if one runs.
+    private var readDeadline: (NIODeadline, Expiry)? {
+        if let readingSince { return (readingSince + limits.header, .header) }
+        if isBusy { return nil }
+        return hasAnswered ? (waitingSince + limits.idle, .idle) : (waitingSince + limits.header, .header)
+    }
+
+    /// The write side's deadline, if one runs.
+    private var writeDeadline: (NIODeadline, Expiry)? {
+        stuckSince.map { ($0 + limits.write, .write) }
+    }
+
+    /// The earliest deadline that runs, with what it enforces.
+    var next: (deadline: NIODeadline, expiry: Expiry)? {
+        switch (readDeadline, writeDeadline) {
+        case (nil, nil): nil
+        case (let read?, nil): read
+        case (nil, let write?): write
+        case (let read?, let write?): write.0 < read.0 ? write : read
+        }
+    }
+
+    /// The deadline that has passed at `now`, if any: the connection is then closed.
+    func expiry(at now: NIODeadline) -> Expiry? {
+        guard let next, next.deadline <= now else { return nil }
+        return next.expiry
+    }
+}
+#endif
