@@ -126,6 +126,7 @@ let package = Package(
                 "ImagoServer",
                 "ImagoDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

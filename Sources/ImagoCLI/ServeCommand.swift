@@ -4,6 +4,7 @@ import Imago
 import ImagoDemo
 import ImagoServer
 import Logging
+import ServiceLifecycle
 
 /// `imago serve`: the pipeline as an image proxy (imgproxy's URL grammar, signed URLs).
 struct ServeCommand: AsyncParsableCommand {
@@ -60,11 +61,42 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Keep each source's colour profile and pixels instead of converting to sRGB (a URL's scp:1 still converts).")
     var keepColorProfile = false
 
+    @Option(help: "Serve /metrics on this port of --metrics-host instead of the serving port (which then answers 404 for it).")
+    var metricsPort: Int?
+
+    @Option(help: "Address of the --metrics-port listener.")
+    var metricsHost = "127.0.0.1"
+
+    @Option(help: "Seconds a client has to send a whole request head (a trickle does not extend it).")
+    var headerTimeout = 10
+
+    @Option(help: "Seconds a keep-alive connection may stay silent between requests.")
+    var idleTimeout = 75
+
+    @Option(help: "Seconds a response may make no progress to a client that does not read.")
+    var writeTimeout = 30
+
+    @Option(help: "Open client connections; beyond, the longest-waiting idle or half-sent one is closed to make room.")
+    var maxConnections = 2048
+
+    @Option(help: "Largest request head, in bytes (larger: 400 and the connection closed).")
+    var maxHeadSize = 32 * 1024
+
+    @Option(help: "MiB of large response bodies queued to clients at once; beyond, 503 until readers catch up.")
+    var maxResponseMegabytes = 256
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (16...16384).contains(maxDimension) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
         guard (1...4096).contains(concurrency ?? 1) else { throw ValidationError("--concurrency takes 1 to 4096.") }
         guard (0...100_000).contains(queue) else { throw ValidationError("--queue takes 0 to 100000.") }
+        guard (0...65535).contains(metricsPort ?? 0) else { throw ValidationError("--metrics-port takes 0 to 65535.") }
+        for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--write-timeout", writeTimeout)] {
+            guard (1...3600).contains(seconds) else { throw ValidationError("\(name) takes 1 to 3600 seconds.") }
+        }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections takes 1 to 1000000.") }
+        guard (1024...1_048_576).contains(maxHeadSize) else { throw ValidationError("--max-head-size takes 1024 to 1048576 bytes.") }
+        guard (1...65536).contains(maxResponseMegabytes) else { throw ValidationError("--max-response-megabytes takes 1 to 65536.") }
     }
 
     func run() async throws {
@@ -127,12 +159,26 @@ struct ServeCommand: AsyncParsableCommand {
         let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
         let pageHTML = page.map { page in { @Sendable in page.html } }
         let host = self.host
-        let application = ImagoServer.application(proxy: proxy, host: host, port: port, page: pageHTML) { bound in
+        let limits = ImagoServer.Configuration(
+            headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), writeTimeout: .seconds(writeTimeout),
+            maximumConnections: maxConnections, maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
+            maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
+        FileDescriptorLimit.raiseToHardLimit()
+        let application = ImagoServer.application(proxy: proxy, host: host, port: port, page: pageHTML, configuration: limits) { bound in
             logger.info("imago serve: listening on http://\(host):\(bound)/")
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)/\n".utf8))
         }
+        var services: [any Service] = [application]
+        if let metricsPort {
+            let metricsHost = self.metricsHost
+            services.append(
+                ImagoServer.metricsApplication(proxy: proxy, host: metricsHost, port: metricsPort, configuration: limits) { bound in
+                    logger.info("imago serve: metrics on http://\(metricsHost):\(bound)/metrics")
+                    FileHandle.standardOutput.write(Data("metrics on http://\(metricsHost):\(bound)/metrics\n".utf8))
+                })
+        }
         do {
-            try await ImagoServer.run(application, logger: logger)
+            try await ImagoServer.run(services, logger: logger)
         } catch {
             await proxy.shutdown()
             try? await origin?.shutdown()

@@ -19,13 +19,22 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response = try await next(request, context)
+        do {
+            let response = try await next(request, context)
+            record(request, status: Int(response.status.code), bytes: response.headers[.contentLength] ?? "-", since: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            // The router's own answers (404 for a path no route serves) are requests too.
+            record(request, status: Int(error.status.code), bytes: "-", since: start)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, status: Int, bytes: String, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
-        metrics.recordRequest(status: Int(response.status.code), duration: elapsed)
-        let bytes = response.headers[.contentLength] ?? "-"
+        metrics.recordRequest(status: status, duration: elapsed)
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        logger.info("\(request.method) \(Self.logged(path: request.uri.path)) \(response.status.code) \(bytes) \(milliseconds) ms")
-        return response
+        logger.info("\(request.method) \(Self.logged(path: request.uri.path)) \(status) \(bytes) \(milliseconds) ms")
     }
 
     /// `path` as the access log writes it.
