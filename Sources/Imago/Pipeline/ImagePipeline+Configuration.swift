@@ -87,6 +87,14 @@ extension ImagePipeline {
         /// Never called for cache hits. Default: `nil`, requests go out as made.
         public var requestModifier: ImagePipeline.RequestModifier? = nil
 
+        /// What arrived of downloads that stopped early (a cut connection, a stall, the last
+        /// caller cancelling), kept so that the next attempt or request for the same URL asks only
+        /// for the rest with `Range` and `If-Range` (see ``ResumableDataStore`` for what can be
+        /// resumed). Needs a ``dataLoader`` that implements ``DataLoading/loadData(for:observer:)``,
+        /// as both shipped loaders do. Default: a store of at most 32 downloads and 32 MiB; `nil`
+        /// never resumes.
+        public var resumableData: ResumableDataStore? = ResumableDataStore()
+
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,
