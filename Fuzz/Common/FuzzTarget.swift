@@ -116,6 +116,56 @@ enum FuzzTarget {
         }
     }
 
+    /// A resumed download's answer: a response head (status line, `Name: value` lines), then an
+    /// empty line and body bytes. `Content-Range` and `Accept-Ranges` are read, and a
+    /// `ResumptionStateMachine` holding 40 kept bytes of 100 decides what the answer means, how far
+    /// it has come and what to keep of it; what it joins or keeps must stay consistent.
+    static func resumption(_ data: Data) {
+        let (statusCode, headers, body) = resumptionInput(data)
+        _ = HTTPHeaderParser.ContentRange(headers["content-range"] ?? "")?.length
+        _ = HTTPHeaderParser.acceptsByteRanges(headers["accept-ranges"])
+        let url = URL(string: "http://127.0.0.1/fuzz.jpg")!
+        let kept = Data(repeating: 7, count: 40)
+        let partials = [
+            ResumableData(data: kept, totalLength: 100, etag: "\"v1\"", lastModified: nil),
+            ResumableData(data: kept, totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        ]
+        let received = DataResponse(data: body, statusCode: statusCode, headers: headers)
+        for partial in partials {
+            let machine = ResumptionStateMachine(url: url, requestHeaders: [:], partial: partial)
+            if case .resumed(let joined) = machine.response(statusCode: statusCode, headers: headers, body: body) {
+                precondition(joined.count == partial.totalLength && joined.starts(with: partial.data), "a join that is not the whole")
+            }
+            let progress = machine.progress(of: received)
+            precondition(progress.completed >= 0, "negative progress")
+            if let next = machine.resumableData(from: received) {
+                precondition(next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
+            }
+        }
+        let fresh = ResumptionStateMachine(url: url, requestHeaders: [:], partial: nil)
+        if let next = fresh.resumableData(from: received) {
+            precondition(next.data == body && next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
+        }
+    }
+
+    /// Splits a `resumption` input into status, headers (lower-cased names, repeats joined) and body.
+    static func resumptionInput(_ data: Data) -> (Int, [String: String], Data) {
+        let separator = Data("\n\n".utf8)
+        let headEnd = data.range(of: separator)
+        let head = String(decoding: headEnd.map { data[..<$0.lowerBound] } ?? data, as: UTF8.self)
+        let body = headEnd.map { Data(data[$0.upperBound...]) } ?? Data()
+        var lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        let statusCode = lines.isEmpty ? 206 : Int(lines.removeFirst().trimmingCharacters(in: .whitespaces)) ?? 206
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        return (statusCode, headers, body)
+    }
+
     /// The colour-profile readers and Little CMS on one input: the colour declaration of a JPEG,
     /// PNG, WebP, HEIF or AVIF file (`EmbeddedColor.read`, the `colr` boxes through
     /// `ISOBMFFHeader`), or any other bytes as a bare ICC profile; the profile that declaration
