@@ -46,11 +46,12 @@ extension ImagePipeline {
     /// original key, or starts one.
     func loadData(
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (InFlightTable<WorkKey, LoadedData>.WaiterHandle) -> Void
     ) async throws(Error) -> LoadedData {
         try await dataWork.value(
             for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
-            cancellation: .cancelled(request.url), progress: progress, onWaiting: onWaiting
+            cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting
         ) { context throws(Error) in
             try await self.fetchData(for: request, context: context)
         }
@@ -143,7 +144,8 @@ extension ImagePipeline {
             }
             var attemptRequest = dataRequest
             attemptRequest.headers = resumption.headers(adding: dataRequest.headers)
-            let observer = downloadObserver(resumption, store: store, key: resumeKey, context: context)
+            let observer = downloadObserver(
+                resumption, attempt: machine.attempts, store: store, key: resumeKey, context: context)
             do throws(Error) {
                 let response = try await scheduler.run(
                     priority: context.priority, cancellation: .cancelled(request.url),
@@ -215,16 +217,19 @@ extension ImagePipeline {
     }
 
     /// What the loader tells this attempt: progress (counted from the first byte of the image when
-    /// it resumes) and, when downloads may be resumed, what arrived before it stopped, kept in
+    /// it resumes), the body so far (for previews) and, when downloads may be resumed, what arrived before it stopped, kept in
     /// `store` for the next attempt or request.
     private func downloadObserver(
-        _ resumption: ResumptionStateMachine, store: ResumableDataStore?, key: ResumableDataStore.Key,
+        _ resumption: ResumptionStateMachine, attempt: Int, store: ResumableDataStore?, key: ResumableDataStore.Key,
         context: InFlightTable<WorkKey, LoadedData>.Context
     ) -> DownloadObserver {
         var observer = DownloadObserver(progress: context.report)
-        if resumption.partial != nil {
-            observer.progress = { _ in }
-            observer.receivedBody = { received in context.report(resumption.progress(of: received)) }
+        let resumes = resumption.partial != nil
+        if resumes { observer.progress = { _ in } }
+        // The body so far goes to the image works that decode previews from it (none asked: nothing sent).
+        observer.receivedBody = { received in
+            if resumes { context.report(resumption.progress(of: received)) }
+            context.send(.body(ReceivedBody(kept: resumption.keptData(for: received), received: received.data, attempt: attempt)))
         }
         if let store, resumption.isResumable {
             let logger = configuration.logger

@@ -96,6 +96,15 @@ struct ResumptionStateMachine {
         return DownloadProgress(completed: Int64(received.data.count), total: expected.map(Int64.init))
     }
 
+    /// The kept bytes that come before `received`'s body: all of them for a `206` that continues
+    /// them, none otherwise (a `200` is whole by itself).
+    func keptData(for received: DataResponse) -> Data {
+        guard let partial, received.statusCode == 206, inconsistency(of: received.headers, with: partial) == nil else {
+            return Data()
+        }
+        return partial.data
+    }
+
     /// What to keep of an attempt that stopped early after `received` arrived, for the next one to
     /// resume: `nil` when the response cannot be resumed or holds nothing worth keeping.
     func resumableData(from received: DataResponse) -> ResumableData? {
