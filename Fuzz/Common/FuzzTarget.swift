@@ -49,6 +49,46 @@ enum FuzzTarget {
         _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
     }
 
+    /// A JPEG arriving in pieces (their size set by the input's last byte): `JPEGScanTracker` must
+    /// give the same answers as for the bytes in one piece, `PreviewStateMachine` must only ask for
+    /// prefixes that have arrived and for more scans each time, and the first previews it asks for
+    /// are decoded (libjpeg-turbo's buffered-image mode on a prefix ending at a scan).
+    static func jpegPreview(_ data: Data) {
+        let step = Int(data.last ?? 0) % 61 + 1
+        var whole = JPEGScanTracker()
+        whole.consume(data)
+        var pieces = JPEGScanTracker()
+        var machine = PreviewStateMachine(maximumScans: limits.maximumProgressiveScans)
+        var decoded = 0
+        var scansAsked = 0
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + step, data.count)
+            pieces.consume(data[offset..<end])
+            machine.consume(data[offset..<end])
+            switch machine.next() {
+            case .none:
+                break
+            case .keep(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+            case .decode(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+                if decoded < 3 {
+                    decoded += 1
+                    #if os(Linux)
+                    _ = try? JPEGDecoder().preview(data.prefix(length), context: DecodingContext(format: .jpeg, limits: limits))
+                    #endif
+                }
+                // Every other decode ends at once; the others stay under way so bytes are kept.
+                if decoded % 2 == 1 { _ = machine.decodeEnded() }
+            }
+            offset = end
+        }
+        precondition(pieces == whole, "the tracker's answers depend on how the bytes are split")
+    }
+
     /// Probes the header and computes what the pipeline computes from it.
     static func probe(_ data: Data) {
         // The details `imago inspect` prints: PNG chunks, JPEG frame header, GIF blocks, WebP chunks.

@@ -18,7 +18,7 @@ import ImagoServer
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url", "colour-profile", "resumption",
+        "processing-url", "colour-profile", "resumption", "jpeg-preview",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -103,6 +103,7 @@ enum FuzzCorpus {
         case "processing-url": processingURL(data)
         case "colour-profile": colourProfile(data)
         case "resumption": resumption(data)
+        case "jpeg-preview": jpegPreview(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
     }
@@ -199,6 +200,43 @@ enum FuzzCorpus {
         } catch {
             _ = error.description
         }
+    }
+
+    /// Fuzz/jpeg-preview/Harness.swift (FuzzTarget.jpegPreview): the scan tracker in pieces
+    /// against in one piece, the preview decisions, and the first previews decoded.
+    static func jpegPreview(_ data: Data) {
+        let step = Int(data.last ?? 0) % 61 + 1
+        var whole = JPEGScanTracker()
+        whole.consume(data)
+        var pieces = JPEGScanTracker()
+        var machine = PreviewStateMachine(maximumScans: limits.maximumProgressiveScans)
+        var decoded = 0
+        var scansAsked = 0
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + step, data.count)
+            pieces.consume(data[offset..<end])
+            machine.consume(data[offset..<end])
+            switch machine.next() {
+            case .none:
+                break
+            case .keep(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+            case .decode(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+                if decoded < 3 {
+                    decoded += 1
+                    #if os(Linux)
+                    _ = try? JPEGDecoder().preview(data.prefix(length), context: DecodingContext(format: .jpeg, limits: limits))
+                    #endif
+                }
+                if decoded % 2 == 1 { _ = machine.decodeEnded() }
+            }
+            offset = end
+        }
+        precondition(pieces == whole, "the tracker's answers depend on how the bytes are split")
     }
 
     /// Fuzz/resumption/Harness.swift (FuzzTarget.resumption): `Content-Range`, `Accept-Ranges` and
