@@ -75,7 +75,8 @@ extension ImagePipeline {
             diskWriter.storeProcessed(processed, for: request, original: loaded)
         }
         return ImageResponse(
-            container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing)
+            container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing,
+            resumedByteCount: loaded.resumedByteCount)
     }
 
     /// What the disk holds for a processed request.
