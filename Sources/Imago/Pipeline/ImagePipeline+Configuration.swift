@@ -99,7 +99,7 @@ extension ImagePipeline {
         /// progressive JPEG have arrived, they are decoded (libjpeg-turbo's buffered-image mode on
         /// Linux, ImageIO's incremental source on Apple platforms) and processed as the request
         /// asks, and handed out as ``PipelineEvent/preview(_:_:)`` on the ``ImageTask``'s events
-        /// (``ImagoUI``'s `ImageLoader` shows them as a phase). At most one preview decodes at a
+        /// (ImagoUI's `ImageLoader` shows them as a phase). At most one preview decodes at a
         /// time per image, at the final decode's scale (never larger); previews are never cached.
         /// Baseline JPEG, PNG (interlaced or not), GIF, WebP, HEIF and AVIF are not previewed, nor
         /// is JPEG when a decoder of your own handles it. ``ImageRequest/decodesPreviews``
