@@ -29,6 +29,10 @@ struct SampleScreen: View {
                     ProgressView()
                     Text("No network connection")
                 }
+            case .preview(let preview, _):
+                Image(platformImage: preview.image)
+                    .resizable()
+                    .scaledToFit()
             case .success(let response):
                 Image(platformImage: response.image)
                     .resizable()

@@ -49,6 +49,46 @@ enum FuzzTarget {
         _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
     }
 
+    /// A JPEG arriving in pieces (their size set by the input's last byte): `JPEGScanTracker` must
+    /// give the same answers as for the bytes in one piece, `PreviewStateMachine` must only ask for
+    /// prefixes that have arrived and for more scans each time, and the first previews it asks for
+    /// are decoded (libjpeg-turbo's buffered-image mode on a prefix ending at a scan).
+    static func jpegPreview(_ data: Data) {
+        let step = Int(data.last ?? 0) % 61 + 1
+        var whole = JPEGScanTracker()
+        whole.consume(data)
+        var pieces = JPEGScanTracker()
+        var machine = PreviewStateMachine(maximumScans: limits.maximumProgressiveScans)
+        var decoded = 0
+        var scansAsked = 0
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + step, data.count)
+            pieces.consume(data[offset..<end])
+            machine.consume(data[offset..<end])
+            switch machine.next() {
+            case .none:
+                break
+            case .keep(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+            case .decode(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+                if decoded < 3 {
+                    decoded += 1
+                    #if os(Linux)
+                    _ = try? JPEGDecoder().preview(data.prefix(length), context: DecodingContext(format: .jpeg, limits: limits))
+                    #endif
+                }
+                // Every other decode ends at once; the others stay under way so bytes are kept.
+                if decoded % 2 == 1 { _ = machine.decodeEnded() }
+            }
+            offset = end
+        }
+        precondition(pieces == whole, "the tracker's answers depend on how the bytes are split")
+    }
+
     /// Probes the header and computes what the pipeline computes from it.
     static func probe(_ data: Data) {
         // The details `imago inspect` prints: PNG chunks, JPEG frame header, GIF blocks, WebP chunks.
@@ -114,6 +154,56 @@ enum FuzzTarget {
             _ = RetryPolicy.default.delay(after: error, attempt: 1, using: &generator)
             _ = validator.interrupted(reason: "fuzz").description
         }
+    }
+
+    /// A resumed download's answer: a response head (status line, `Name: value` lines), then an
+    /// empty line and body bytes. `Content-Range` and `Accept-Ranges` are read, and a
+    /// `ResumptionStateMachine` holding 40 kept bytes of 100 decides what the answer means, how far
+    /// it has come and what to keep of it; what it joins or keeps must stay consistent.
+    static func resumption(_ data: Data) {
+        let (statusCode, headers, body) = resumptionInput(data)
+        _ = HTTPHeaderParser.ContentRange(headers["content-range"] ?? "")?.length
+        _ = HTTPHeaderParser.acceptsByteRanges(headers["accept-ranges"])
+        let url = URL(string: "http://127.0.0.1/fuzz.jpg")!
+        let kept = Data(repeating: 7, count: 40)
+        let partials = [
+            ResumableData(data: kept, totalLength: 100, etag: "\"v1\"", lastModified: nil),
+            ResumableData(data: kept, totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        ]
+        let received = DataResponse(data: body, statusCode: statusCode, headers: headers)
+        for partial in partials {
+            let machine = ResumptionStateMachine(url: url, requestHeaders: [:], partial: partial)
+            if case .resumed(let joined) = machine.response(statusCode: statusCode, headers: headers, body: body) {
+                precondition(joined.count == partial.totalLength && joined.starts(with: partial.data), "a join that is not the whole")
+            }
+            let progress = machine.progress(of: received)
+            precondition(progress.completed >= 0, "negative progress")
+            if let next = machine.resumableData(from: received) {
+                precondition(next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
+            }
+        }
+        let fresh = ResumptionStateMachine(url: url, requestHeaders: [:], partial: nil)
+        if let next = fresh.resumableData(from: received) {
+            precondition(next.data == body && next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
+        }
+    }
+
+    /// Splits a `resumption` input into status, headers (lower-cased names, repeats joined) and body.
+    static func resumptionInput(_ data: Data) -> (Int, [String: String], Data) {
+        let separator = Data("\n\n".utf8)
+        let headEnd = data.range(of: separator)
+        let head = String(decoding: headEnd.map { data[..<$0.lowerBound] } ?? data, as: UTF8.self)
+        let body = headEnd.map { Data(data[$0.upperBound...]) } ?? Data()
+        var lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        let statusCode = lines.isEmpty ? 206 : Int(lines.removeFirst().trimmingCharacters(in: .whitespaces)) ?? 206
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        return (statusCode, headers, body)
     }
 
     /// The colour-profile readers and Little CMS on one input: the colour declaration of a JPEG,

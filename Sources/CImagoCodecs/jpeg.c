@@ -31,6 +31,10 @@ struct imago_jpeg_decoder {
     int input_stopped;  /* a scan failed while reading input: the scans before it are shown */
     int output_width, output_height;
     int rows_decoded;
+    /* Preview decoding (imago_jpeg_set_preview): the bytes end after a complete scan and an end of
+     * image follows them; multi-scan files are read in buffered-image mode, strictly. */
+    int preview;
+    int (*is_cancelled)(void); /* asked as scans are read and rows output; 1 stops the decoding */
 };
 
 static void fail(j_common_ptr info, int outcome) {
@@ -70,7 +74,26 @@ static void output_message(j_common_ptr info) { (void)info; /* never print to st
 static void progress_monitor(j_common_ptr info) {
     imago_jpeg_decoder *decoder = (imago_jpeg_decoder *)info->client_data;
     if (decoder->info.input_scan_number > decoder->maximum_scans) fail(info, IMAGO_SCAN_LIMIT);
+    if (decoder->is_cancelled && decoder->is_cancelled()) fail(info, IMAGO_CANCELLED);
 }
+
+/* The preview's data source: jpeg_mem_src's, except that past the last byte it supplies an end of
+ * image without a warning (the bytes given end where a scan does; nothing is missing from them). */
+static boolean preview_fill_input_buffer(j_decompress_ptr info) {
+    static const JOCTET end_of_image[2] = {0xFF, (JOCTET)JPEG_EOI};
+    info->src->next_input_byte = end_of_image;
+    info->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+void imago_jpeg_set_preview(imago_jpeg_decoder *decoder, int (*is_cancelled)(void)) {
+    decoder->preview = 1;
+    decoder->lenient = 0;
+    decoder->is_cancelled = is_cancelled;
+    decoder->info.src->fill_input_buffer = preview_fill_input_buffer;
+}
+
+int imago_jpeg_scans_read(const imago_jpeg_decoder *decoder) { return decoder->info.input_scan_number; }
 
 imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size, int maximum_scans) {
     imago_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
@@ -140,7 +163,11 @@ int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *widt
     info->scale_num = (unsigned)scale_numerator;
     info->scale_denom = 8;
     info->dct_method = JDCT_ISLOW;
-    if (decoder->lenient) {
+    if (decoder->preview && !jpeg_has_multiple_scans(info)) {
+        snprintf(decoder->message, sizeof decoder->message, "a single-scan JPEG has no preview");
+        return IMAGO_FAILED;
+    }
+    if (decoder->lenient || decoder->preview) {
         jpeg_calc_output_dimensions(info);
         decoder->output_width = (int)info->output_width;
         decoder->output_height = (int)info->output_height;
@@ -179,12 +206,12 @@ static void fill_grey(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t strid
     }
 }
 
-/* Buffered mode: reads every scan; a failure stops the input and keeps the scans before it. The
- * scan limit holds as in jpeg_start_decompress. */
+/* Buffered mode: reads every scan; when lenient, a failure stops the input and keeps the scans
+ * before it (otherwise it fails the decoding). The scan limit holds as in jpeg_start_decompress. */
 static int consume_scans(imago_jpeg_decoder *decoder) {
     struct jpeg_decompress_struct *info = &decoder->info;
     if (setjmp(decoder->jump)) {
-        if (decoder->outcome != IMAGO_FAILED) return decoder->outcome;
+        if (decoder->outcome != IMAGO_FAILED || !decoder->lenient) return decoder->outcome;
         decoder->input_stopped = 1;
         return IMAGO_OK;
     }
@@ -192,6 +219,10 @@ static int consume_scans(imago_jpeg_decoder *decoder) {
         if (info->input_scan_number > decoder->maximum_scans) {
             decoder->outcome = IMAGO_SCAN_LIMIT;
             return IMAGO_SCAN_LIMIT;
+        }
+        if (decoder->is_cancelled && decoder->is_cancelled()) {
+            decoder->outcome = IMAGO_CANCELLED;
+            return IMAGO_CANCELLED;
         }
         if (jpeg_consume_input(info) == JPEG_SUSPENDED) break; /* the memory source never suspends */
     }

@@ -33,6 +33,11 @@ public struct ImageRequest: Sendable {
     public var cachePolicy: CachePolicy
     /// The download's place in the queue; see ``ImageRequest/Priority``.
     public var priority: Priority
+    /// Whether this request shows previews while its image downloads (see
+    /// ``ImagePipeline/Configuration/decodesPreviews``); `nil` follows the pipeline's setting. Not
+    /// part of the cache key: a request that joins a load under way gets the previews that load
+    /// makes, as its first request decided. Default: `nil`.
+    public var decodesPreviews: Bool? = nil
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     /// What to do with the colour profile the image declares: convert the pixels to sRGB through it
     /// (the default, as browsers show it) or keep them as stored, with the profile in

@@ -20,15 +20,21 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// How long each stage took and how many download attempts were made. Coalesced callers
     /// share the stages of the work they joined; ``StageTiming/total`` is each caller's own.
     public var timing: StageTiming
+    /// Bytes of the image kept from an earlier download that stopped, and not downloaded again
+    /// (see ``ImagePipeline/Configuration/resumableData``); 0 when the download started from zero
+    /// or nothing was downloaded.
+    public var resumedByteCount: Int
 
     /// A response carrying `container`, loaded from `source`.
     public init(
-        container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: StageTiming = StageTiming()
+        container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: StageTiming = StageTiming(),
+        resumedByteCount: Int = 0
     ) {
         self.container = container
         self.source = source
         self.encodedByteCount = encodedByteCount
         self.timing = timing
+        self.resumedByteCount = resumedByteCount
     }
 
     /// The displayable image.

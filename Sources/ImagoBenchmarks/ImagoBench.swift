@@ -123,6 +123,10 @@ struct BenchmarkGroup: Sendable {
         BenchmarkGroup(name: "network", summary: "loopback downloads beside the bare loader") { context in
             try await NetworkBenchmark.run(context)
         },
+        BenchmarkGroup(name: "previews", summary: "time to the first preview of a 12 MP progressive JPEG at 1 MB/s") {
+            context in
+            try await PreviewBenchmark.run(context)
+        },
         BenchmarkGroup(name: "coalescing", summary: "many callers of few URLs: one download and one decode each") {
             context in
             try await CoalescingBenchmark.run(context)

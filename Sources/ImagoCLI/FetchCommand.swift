@@ -8,8 +8,10 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load images concurrently through one pipeline and report each one.",
         discussion: """
-            With --json, prints one JSON object per URL on its own line. On a terminal a progress \
-            bar runs below the results; piped, or with NO_COLOR set, output is plain lines.
+            With --json, prints one JSON object per URL on its own line ("resumed_bytes" says how \
+            much of an interrupted download a retry did not fetch again). On a terminal a progress \
+            bar runs below the results and names the latest preview of a progressive JPEG; piped, \
+            or with NO_COLOR set, output is plain lines.
 
             Examples:
               imago fetch https://example.com/a.jpg https://example.com/b.png
@@ -83,10 +85,12 @@ struct FetchCommand: AsyncParsableCommand {
         let output = try outputDirectory.map(OutputDirectory.init(path:))
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(
             configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int64((timeout * 1000).rounded()))))
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1)))
         let progress = ProgressBar(total: urls.count, enabled: !json)
+        var configuration = ImagePipeline.Configuration(
+            dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1))
+        // Previews cost decoding: only for a bar that shows them.
+        configuration.decodesPreviews = progress.isShown
+        let pipeline = ImagePipeline(configuration: configuration)
         // Copies of one URL share one load and report its outcome, so every copy says where the
         // image came from rather than "memory" for the copies that happen to start later.
         var copies: [String: Int] = [:]
@@ -101,8 +105,13 @@ struct FetchCommand: AsyncParsableCommand {
                 let request = ImageRequest(
                     url: URL(string: url)!, maximumPixelSize: maximumPixelSize,
                     cachePolicy: offline ? .returnCacheDataDontLoad : .useCache, priority: priority.value)
+                var preview: (@Sendable (ImagePreview) -> Void)?
+                if progress.isShown {
+                    let url = request.url
+                    preview = { image in progress.notePreview(of: url, scans: image.scanCount) }
+                }
                 group.addTask {
-                    await FetchReport.load(request, index: index, pipeline: pipeline, output: output)
+                    await FetchReport.load(request, index: index, pipeline: pipeline, output: output, preview: preview)
                 }
             }
             for await report in group {

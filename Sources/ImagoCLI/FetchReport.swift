@@ -16,6 +16,8 @@ struct FetchReport: Sendable {
         let timing: StageTiming
         /// What a lenient decode repaired in a damaged source, one line each; empty when clean.
         var repairs: [String] = []
+        /// Bytes kept from an attempt that stopped early and not downloaded again (0: none).
+        var resumedBytes = 0
     }
 
     /// Why a URL failed: a stable code and a sentence.
@@ -46,15 +48,23 @@ struct FetchReport: Sendable {
     /// Encoded bytes of a loaded image (0 for a failure or an image from memory).
     var byteCount: Int { if case .success(let loaded) = result { loaded.bytes ?? 0 } else { 0 } }
 
-    /// Loads `request` and, when `output` is set, writes the image there.
+    /// Loads `request` and, when `output` is set, writes the image there; `preview` is told of each
+    /// preview, when the pipeline decodes them.
     static func load(
-        _ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: OutputDirectory?
+        _ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: OutputDirectory?,
+        preview: (@Sendable (ImagePreview) -> Void)? = nil
     ) async -> FetchReport {
         let url = request.url.absoluteString
         do throws(Failure) {
             let response: ImageResponse
             do throws(ImagePipeline.Error) {
-                response = try await pipeline.image(for: request)
+                let task = pipeline.imageTask(with: request)
+                if let preview {
+                    for await event in task.events {
+                        if case .preview(_, let image) = event { preview(image) }
+                    }
+                }
+                response = try await task.response
             } catch {
                 throw Failure(error)
             }
@@ -62,7 +72,8 @@ struct FetchReport: Sendable {
             let loaded = Loaded(
                 source: response.source, format: response.format, size: response.container.pixelSize,
                 frames: response.container.frameCount, bytes: response.encodedByteCount, file: file,
-                timing: response.timing, repairs: response.repairs.map(\.description))
+                timing: response.timing, repairs: response.repairs.map(\.description),
+                resumedBytes: response.resumedByteCount)
             return FetchReport(url: url, result: .success(loaded))
         } catch {
             return FetchReport(url: url, result: .failure(error))
@@ -70,7 +81,8 @@ struct FetchReport: Sendable {
     }
 
     /// `{"url", "ok", "source", "format", "width", "height", "frames", "bytes"}` (with `"repairs"`,
-    /// a list of sentences, when a damaged source was decoded leniently) or
+    /// a list of sentences, when a damaged source was decoded leniently, and `"resumed_bytes"`, the
+    /// bytes an interrupted attempt left that were not downloaded again, when it resumed one) or
     /// `{"url", "ok": false, "error": {"code", "message"}, "attempts"}`, on one line.
     func jsonLine() -> String {
         var object: [String: JSONValue] = ["url": .string(url), "ok": .bool(ok)]
@@ -86,6 +98,7 @@ struct FetchReport: Sendable {
             object["attempts"] = .int(loaded.timing.attempts)
             object["timing_ms"] = .object(Self.milliseconds(loaded.timing))
             if !loaded.repairs.isEmpty { object["repairs"] = .array(loaded.repairs.map(JSONValue.string)) }
+            if loaded.resumedBytes > 0 { object["resumed_bytes"] = .int(loaded.resumedBytes) }
         case .failure(let error):
             object["error"] = error.json
             if let attempts = error.attempts { object["attempts"] = .int(attempts) }
@@ -117,8 +130,9 @@ struct FetchReport: Sendable {
             let frames = loaded.frames > 1 ? " \(loaded.frames) frames" : ""
             let file = loaded.file.map { " → \($0)" } ?? ""
             let repairs = loaded.repairs.isEmpty ? "" : " (damaged: \(loaded.repairs.joined(separator: "; ")))"
+            let resumed = loaded.resumedBytes > 0 ? " (resumed after \(ByteCount.format(loaded.resumedBytes)))" : ""
             return "ok   \(loaded.source.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
-                + "\(loaded.format) \(loaded.size)\(frames) \(bytes)  \(url)\(file)\(repairs)"
+                + "\(loaded.format) \(loaded.size)\(frames) \(bytes)  \(url)\(file)\(resumed)\(repairs)"
         case .failure(let error):
             return "FAIL \(error.code): \(error.message)"
         }

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A one-line progress bar on standard output, redrawn in place: done/total, bytes, rate, ETA and
-/// failures. Lines printed through ``print(_:)`` appear above it. Without a terminal (a pipe, a
-/// file, a CI log, or `NO_COLOR`), there is no bar: lines are printed plainly and nothing else.
+/// A one-line progress bar on standard output, redrawn in place: done/total, bytes, rate, ETA,
+/// failures and the latest preview. Lines printed through ``print(_:)`` appear above it. Without a
+/// terminal (a pipe, a file, a CI log, or `NO_COLOR`), there is no bar: lines are printed plainly
+/// and nothing else.
 final class ProgressBar: @unchecked Sendable {
-    // Only touched from the command's own task, one call at a time.
+    // Every call takes `lock`: previews are noted from the loads' own tasks.
+    private let lock = NSLock()
     private let total: Int
     private let isLive: Bool
     private let label: String
@@ -14,6 +16,8 @@ final class ProgressBar: @unchecked Sendable {
     private(set) var failures = 0
     private(set) var bytes = 0
     private var drawn = false
+    /// What the latest preview was of (`a.jpg, 2 scans`), shown at the end of the bar.
+    private(set) var preview: String?
 
     /// A bar for `total` items; live only when `enabled` and the terminal allows it.
     init(total: Int, label: String = "", enabled: Bool = true) {
@@ -23,6 +27,9 @@ final class ProgressBar: @unchecked Sendable {
         start = clock.now
     }
 
+    /// Whether the bar is drawn (a terminal that allows it).
+    var isShown: Bool { isLive }
+
     /// Seconds since the bar was made.
     var elapsed: Double {
         let components = (clock.now - start).components
@@ -31,24 +38,40 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Counts one finished item of `bytes` bytes and redraws.
     func advance(bytes: Int = 0, failed: Bool = false) {
-        done += 1
-        self.bytes += bytes
-        if failed { failures += 1 }
-        draw()
+        lock.withLock {
+            done += 1
+            self.bytes += bytes
+            if failed { failures += 1 }
+            drawLocked()
+        }
+    }
+
+    /// Notes that a preview of `url` showing `scans` scans arrived, and redraws.
+    func notePreview(of url: URL, scans: Int) {
+        lock.withLock {
+            preview = "\(url.lastPathComponent.isEmpty ? url.host ?? "" : url.lastPathComponent), \(scans) scan\(scans == 1 ? "" : "s")"
+            drawLocked()
+        }
     }
 
     /// Prints `line` above the bar (or plainly, without a terminal).
     func print(_ line: String) {
-        if isLive && drawn {
-            Terminal.write("\r\u{1B}[K" + line + "\n")
-            draw()
-        } else {
-            Swift.print(line)
+        lock.withLock {
+            if isLive && drawn {
+                Terminal.write("\r\u{1B}[K" + line + "\n")
+                drawLocked()
+            } else {
+                Swift.print(line)
+            }
         }
     }
 
     /// Draws the bar in place.
     func draw() {
+        lock.withLock { drawLocked() }
+    }
+
+    private func drawLocked() {
         guard isLive else { return }
         drawn = true
         Terminal.write("\r" + Self.fitted(line(width: Terminal.columns), to: Terminal.columns) + "\u{1B}[K")
@@ -56,9 +79,11 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Removes the bar, leaving the cursor at the start of an empty line.
     func finish() {
-        guard isLive, drawn else { return }
-        Terminal.write("\r\u{1B}[K")
-        drawn = false
+        lock.withLock {
+            guard isLive, drawn else { return }
+            Terminal.write("\r\u{1B}[K")
+            drawn = false
+        }
     }
 
     /// The bar's text for a terminal `width` columns wide.
@@ -71,6 +96,7 @@ final class ProgressBar: @unchecked Sendable {
             figures += "  ETA \(Self.duration(remaining))"
         }
         if failures > 0 { figures += "  \(failures) failed" }
+        if let preview, done < total { figures += "  preview: \(preview)" }
         let prefix = label.isEmpty ? "" : label + " "
         let barWidth = max(10, min(30, width - prefix.count - figures.count - 4))
         let filled = total == 0 ? barWidth : barWidth * min(done, total) / total

@@ -49,6 +49,20 @@ extension TestServer {
         /// One behavior per successive request to the path, then ``normal`` for the rest (for
         /// retries). A nested `sequence` is served as ``normal``.
         case sequence([Behavior])
+        /// Declares the full `Content-Length` and sends the body in parts ending at each of
+        /// `boundaries` (byte offsets into the body sent), then the rest; before each part after
+        /// the first it waits for ``TestServer/sendNextSlice(_:)`` (or shutdown): for tests that
+        /// must see what a client does with each part, however slowly the machine runs.
+        case slices(boundaries: [Int])
+        /// Advertises `Accept-Ranges: bytes` but answers every request with `200` and the whole
+        /// body, as servers that do not implement ranges do.
+        case ignoresRange
+        /// Answers a `Range` request with `206`, the bytes it asked for, and `contentRange` as
+        /// `Content-Range` instead of the true one.
+        case wrongContentRange(String)
+        /// Answers a `Range` request with `206` and the bytes it asked for even when its `If-Range`
+        /// does not match (the resource changed): a server that ignores `If-Range`.
+        case ignoresIfRange
     }
 
     /// A hand-made HTTP/1.1 response for ``Behavior/raw(_:)``: the status line, each field in
@@ -77,13 +91,39 @@ extension TestServer {
         }
     }
 
-    /// A body registered with ``TestServer/set(_:data:contentType:headers:etag:lastModified:)``.
+    /// A body registered with ``TestServer/set(_:data:contentType:headers:etag:lastModified:acceptsRanges:)``.
     struct Resource: Sendable {
         var data: Data
         var contentType: String
         var headers: [String: String]
         var etag: String?
         var lastModified: String?
+        /// Whether `Accept-Ranges: bytes` is sent and `Range` (with `If-Range`) honoured.
+        var acceptsRanges = false
+
+        /// The bytes a `Range` header asks for (`bytes=first-` or `bytes=first-last`, one range),
+        /// clamped to the body; `nil` for no range or one that cannot be served, `.unsatisfiable`
+        /// when it starts past the end.
+        func requestedRange(_ request: RecordedRequest) -> RangeAnswer? {
+            guard acceptsRanges, let field = request.header("range") else { return nil }
+            let spec = field.trimmingCharacters(in: .whitespaces)
+            guard spec.lowercased().hasPrefix("bytes="), !spec.contains(",") else { return nil }
+            let bounds = spec.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, let first = Int(bounds[0]) else { return nil }
+            let last = bounds[1].isEmpty ? data.count - 1 : min(Int(bounds[1]) ?? data.count - 1, data.count - 1)
+            guard first < data.count else { return .unsatisfiable }
+            guard first <= last else { return nil }
+            return .bytes(first...last)
+        }
+
+        /// Whether `request`'s `If-Range` (if any) names this resource's current validator.
+        func ifRangeMatches(_ request: RecordedRequest) -> Bool {
+            guard let condition = request.header("if-range")?.trimmingCharacters(in: .whitespaces) else { return true }
+            if condition.hasPrefix("\"") || condition.hasPrefix("W/") {
+                return etag == condition && !condition.hasPrefix("W/")
+            }
+            return lastModified == condition
+        }
 
         /// Whether `request` is conditional and its validators match this resource, so the
         /// answer is 304.
@@ -99,6 +139,12 @@ extension TestServer {
             }
             return false
         }
+    }
+
+    /// What a `Range` request can be given.
+    enum RangeAnswer: Sendable, Hashable {
+        case bytes(ClosedRange<Int>)
+        case unsatisfiable
     }
 }
 #endif

@@ -41,9 +41,10 @@ extension TestServer {
                     let request = Self.record(received)
                     let (behavior, resource) = state.withLock { $0.begin(request) }
                     defer { state.withLock { $0.end() } }
-                    let keepOpen = try await respond(
-                        to: request, as: behavior, resource: resource,
-                        with: ResponseWriter(outbound: outbound, channel: channel))
+                    let writer = ResponseWriter(outbound: outbound, channel: channel) { [self] count in
+                        state.withLock { $0.bodyBytesSent[request.path, default: 0] += count }
+                    }
+                    let keepOpen = try await respond(to: request, as: behavior, resource: resource, with: writer)
                     guard keepOpen, received.isKeepAlive else { return }
                 }
             }
@@ -67,7 +68,7 @@ extension TestServer {
     ) async throws -> Bool {
         let isHead = request.method == "HEAD"
         switch behavior {
-        case .normal, .headers, .delay, .held:
+        case .normal, .headers, .delay, .held, .ignoresRange, .wrongContentRange, .ignoresIfRange:
             if case .delay(let delay) = behavior { try await Task.sleep(for: delay) }
             if case .held = behavior { await waitForRelease(of: request.path) }
             guard let resource else {
@@ -78,9 +79,8 @@ extension TestServer {
                 try await writer.response(304, headers: validators(of: resource), body: nil)
                 return true
             }
-            var headers = headers(of: resource)
-            if case .headers(let extra) = behavior { headers.merge(extra) { $1 } }
-            try await writer.response(200, headers: headers, body: isHead ? nil : resource.data, length: resource.data.count)
+            let reply = reply(to: request, resource: resource, as: behavior)
+            try await writer.response(reply.status, headers: reply.headers, body: isHead ? nil : reply.body, length: reply.body.count)
             return true
 
         case .status(let status, let body, let extra):
@@ -94,8 +94,9 @@ extension TestServer {
 
         case .truncated(let sendBytes):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writer.head(200, headers: headers(of: resource), length: resource.data.count)
-            try await writer.body(resource.data.prefix(sendBytes))
+            let reply = reply(to: request, resource: resource, as: .normal)
+            try await writer.head(reply.status, headers: reply.headers, length: reply.body.count)
+            try await writer.body(reply.body.prefix(sendBytes))
             return false
 
         case .wrongContentLength(let declared):
@@ -106,18 +107,20 @@ extension TestServer {
 
         case .chunked(let chunkSize):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writer.head(200, headers: headers(of: resource), length: nil)
-            try await writer.pieces(of: resource.data, size: chunkSize, pause: nil)
+            let reply = reply(to: request, resource: resource, as: .normal)
+            try await writer.head(reply.status, headers: reply.headers, length: nil)
+            try await writer.pieces(of: reply.body, size: chunkSize, pause: nil)
             return true
 
         case .truncatedChunked(let sendBytes, let chunkSize):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writer.head(200, headers: headers(of: resource), length: nil)
-            var offset = resource.data.startIndex
-            let end = resource.data.startIndex + min(max(sendBytes, 0), resource.data.count)
+            let reply = reply(to: request, resource: resource, as: .normal)
+            try await writer.head(reply.status, headers: reply.headers, length: nil)
+            var offset = reply.body.startIndex
+            let end = reply.body.startIndex + min(max(sendBytes, 0), reply.body.count)
             while offset < end {
                 let next = min(offset + max(1, chunkSize), end)
-                try await writer.body(resource.data[offset..<next])
+                try await writer.body(reply.body[offset..<next])
                 offset = next
             }
             return false  // closed with no terminating chunk
@@ -132,8 +135,23 @@ extension TestServer {
 
         case .trickle(let bytesPerInterval, let interval):
             guard let resource else { return try await notFound(request, with: writer) }
-            try await writer.head(200, headers: headers(of: resource), length: resource.data.count)
-            try await writer.pieces(of: resource.data, size: bytesPerInterval, pause: interval)
+            let reply = reply(to: request, resource: resource, as: .normal)
+            try await writer.head(reply.status, headers: reply.headers, length: reply.body.count)
+            try await writer.pieces(of: reply.body, size: bytesPerInterval, pause: interval)
+            return true
+
+        case .slices(let boundaries):
+            guard let resource else { return try await notFound(request, with: writer) }
+            let reply = reply(to: request, resource: resource, as: .normal)
+            try await writer.head(reply.status, headers: reply.headers, length: reply.body.count)
+            let ends = boundaries.map { min(max($0, 0), reply.body.count) }.sorted() + [reply.body.count]
+            var sent = 0
+            for (slice, end) in ends.enumerated() where end > sent {
+                if slice > 0 { await waitForSlice(slice, of: request.path) }
+                try await writer.body(reply.body.dropFirst(sent).prefix(end - sent))
+                sent = end
+            }
+            try await writer.end()
             return true
 
         case .dropConnection:
@@ -151,8 +169,47 @@ extension TestServer {
     private func headers(of resource: Resource) -> [String: String] {
         var headers = validators(of: resource)
         headers["Content-Type"] = resource.contentType
+        if resource.acceptsRanges { headers["Accept-Ranges"] = "bytes" }
         headers.merge(resource.headers) { $1 }
         return headers
+    }
+
+    /// A status, headers and body.
+    private struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    /// The answer to a request for `resource`: the whole body, or the range it asks for, as
+    /// `behavior` (normal or one of the range misbehaviours) serves ranges.
+    private func reply(to request: RecordedRequest, resource: Resource, as behavior: Behavior) -> Reply {
+        var headers = headers(of: resource)
+        if case .headers(let extra) = behavior { headers.merge(extra) { $1 } }
+        var ranged = resource
+        switch behavior {
+        case .ignoresRange:
+            headers["Accept-Ranges"] = "bytes"
+            return Reply(status: 200, headers: headers, body: resource.data)
+        case .wrongContentRange, .ignoresIfRange:
+            ranged.acceptsRanges = true
+            headers["Accept-Ranges"] = "bytes"
+        default:
+            break
+        }
+        guard let answer = ranged.requestedRange(request) else { return Reply(status: 200, headers: headers, body: resource.data) }
+        if behavior != .ignoresIfRange, !resource.ifRangeMatches(request) {
+            return Reply(status: 200, headers: headers, body: resource.data)
+        }
+        switch answer {
+        case .unsatisfiable:
+            headers["Content-Range"] = "bytes */\(resource.data.count)"
+            return Reply(status: 416, headers: headers, body: Data())
+        case .bytes(let span):
+            headers["Content-Range"] = "bytes \(span.lowerBound)-\(span.upperBound)/\(resource.data.count)"
+            if case .wrongContentRange(let field) = behavior { headers["Content-Range"] = field }
+            return Reply(status: 206, headers: headers, body: Data(resource.data.dropFirst(span.lowerBound).prefix(span.count)))
+        }
     }
 
     private func validators(of resource: Resource) -> [String: String] {

@@ -13,6 +13,8 @@ extension TestServer {
     struct ResponseWriter {
         let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
         let channel: any Channel
+        /// Told how many body bytes each write sent (``TestServer/bodyBytesSent(for:)``).
+        let countBody: @Sendable (Int) -> Void
 
         /// Writes the status line and headers; a nil `length` makes the body chunked.
         func head(_ status: Int, headers: [String: String], length: Int?) async throws {
@@ -31,6 +33,7 @@ extension TestServer {
 
         func body(_ buffer: ByteBuffer) async throws {
             try await outbound.write(.body(.byteBuffer(buffer)))
+            countBody(buffer.readableBytes)
             try await channel.eventLoop.submit {}.get()
         }
 

@@ -23,6 +23,12 @@ extension TestServer {
         var heldRequests: [String: [CheckedContinuation<Void, Never>]] = [:]
         /// Paths released since their ``Behavior/held`` was set: their requests pass at once.
         var releasedPaths: Set<String> = []
+        /// Parts of ``Behavior/slices(boundaries:)`` responses let go, by path.
+        var slicesReleased: [String: Int] = [:]
+        /// Responses waiting to send a part: the part's number and who waits.
+        var sliceWaiters: [String: [(slice: Int, continuation: CheckedContinuation<Void, Never>)]] = [:]
+        /// Body bytes sent, by path.
+        var bodyBytesSent: [String: Int] = [:]
 
         /// Registers a new connection; false once the server is shutting down.
         mutating func open(_ channel: any Channel) -> Bool {
@@ -63,6 +69,7 @@ extension TestServer {
         /// Clears the request log and counts, and restarts the peaks from what is open now.
         mutating func resetCounts() {
             requests = [:]
+            bodyBytesSent = [:]
             totalRequests = 0
             peakConnections = openConnections
             peakRequests = requestsInFlight

@@ -58,8 +58,14 @@ public final class TestServer: Sendable {
     public func shutdown() async throws {
         let (channels, held) = state.withLock { state in
             state.isShutDown = true
-            defer { state.heldRequests = [:] }
-            return (Array(state.channels.values), state.heldRequests.values.flatMap { $0 })
+            defer {
+                state.heldRequests = [:]
+                state.sliceWaiters = [:]
+            }
+            return (
+                Array(state.channels.values),
+                state.heldRequests.values.flatMap { $0 } + state.sliceWaiters.values.flatMap { $0.map(\.continuation) }
+            )
         }
         for request in held { request.resume() }
         try? await listener.close()
@@ -81,13 +87,17 @@ public final class TestServer: Sendable {
     // MARK: Resources and behaviors
 
     /// Serves `data` at `path`. `etag` and `lastModified` are sent as `ETag` / `Last-Modified` and
-    /// make matching conditional requests answer 304.
+    /// make matching conditional requests answer 304. With `acceptsRanges`, responses say
+    /// `Accept-Ranges: bytes` and a `Range` of one span (`bytes=first-` or `bytes=first-last`) is
+    /// answered `206` with its `Content-Range`, unless an `If-Range` names another validator than
+    /// the current one (then `200` and the whole body), or `416` when it starts past the end.
     public func set(
         _ path: String, data: Data, contentType: String = "application/octet-stream",
-        headers: [String: String] = [:], etag: String? = nil, lastModified: String? = nil
+        headers: [String: String] = [:], etag: String? = nil, lastModified: String? = nil, acceptsRanges: Bool = false
     ) {
         let resource = Resource(
-            data: data, contentType: contentType, headers: headers, etag: etag, lastModified: lastModified)
+            data: data, contentType: contentType, headers: headers, etag: etag, lastModified: lastModified,
+            acceptsRanges: acceptsRanges)
         state.withLock { $0.resources[Self.normalized(path)] = resource }
     }
 
@@ -98,13 +108,40 @@ public final class TestServer: Sendable {
 
     /// Makes requests for `path` misbehave as `behavior` says; `.normal` restores the default.
     /// Setting a behavior restarts its ``Behavior/sequence(_:)`` and holds ``Behavior/held`` paths
-    /// anew.
+    /// (and the parts of ``Behavior/slices(boundaries:)``) anew.
     public func setBehavior(_ path: String, _ behavior: Behavior) {
         let path = Self.normalized(path)
         state.withLock { state in
             state.behaviors[path] = behavior
             state.sequencePositions[path] = nil
             state.releasedPaths.remove(path)
+            state.slicesReleased[path] = nil
+        }
+    }
+
+    /// Lets the next part of a ``Behavior/slices(boundaries:)`` response for `path` go out (a
+    /// release made before the response reaches that part lets it pass at once).
+    public func sendNextSlice(_ path: String) {
+        let path = Self.normalized(path)
+        let ready = state.withLock { state in
+            state.slicesReleased[path, default: 0] += 1
+            let released = state.slicesReleased[path, default: 0]
+            let waiting = state.sliceWaiters[path] ?? []
+            state.sliceWaiters[path] = waiting.filter { $0.slice > released }
+            return waiting.filter { $0.slice <= released }.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Waits until part `slice` (1 for the second part) of `path`'s slices may be sent.
+    func waitForSlice(_ slice: Int, of path: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let passes = state.withLock { state in
+                if state.isShutDown || state.slicesReleased[path, default: 0] >= slice { return true }
+                state.sliceWaiters[path, default: []].append((slice, continuation))
+                return false
+            }
+            if passes { continuation.resume() }
         }
     }
 
@@ -140,6 +177,12 @@ public final class TestServer: Sendable {
     /// The requests received for `path`, oldest first.
     public func requests(for path: String) -> [RecordedRequest] {
         state.withLock { $0.requests[Self.normalized(path)] ?? [] }
+    }
+
+    /// Bytes of response bodies sent for `path` since the start or the last ``resetCounts()``
+    /// (``Behavior/raw(_:)`` responses are not counted): what a resumed download proves it saved.
+    public func bodyBytesSent(for path: String) -> Int {
+        state.withLock { $0.bodyBytesSent[Self.normalized(path)] ?? 0 }
     }
 
     /// Requests received for all paths.

@@ -8,11 +8,11 @@ public enum ImageContentKind: Sendable, Hashable {
     /// The load failed.
     case failure
 
-    /// The kind a loader's `phase` shows.
+    /// The kind a loader's `phase` shows: a preview shows as the image it stands for.
     public init(_ phase: ImageLoader.Phase) {
         switch phase {
         case .empty, .loading: self = .placeholder
-        case .success: self = .success
+        case .success, .preview: self = .success
         case .failure: self = .failure
         }
     }

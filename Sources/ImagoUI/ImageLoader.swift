@@ -15,6 +15,8 @@ import Observation
 /// Every decision lives here, so the platform views only draw ``phase``:
 /// - A memory-cache hit reaches ``Phase/success(_:)`` inside ``load(_:)``, with no
 ///   ``Phase/loading(_:waitingForNetwork:)`` in between, so a cached image never flickers.
+/// - When the request decodes previews, each one moves the phase to ``Phase/preview(_:_:)``
+///   until the image arrives; a preview never follows the image.
 /// - Loading the request that is already loading or loaded does nothing; loading another one
 ///   stops the old load first, and the old result never lands.
 /// - ``cancel()`` returns to ``Phase/empty``: a cancellation is never shown as a failure.
@@ -102,7 +104,7 @@ public final class ImageLoader {
             current.cachePolicy == request.cachePolicy
         else { return false }
         switch phase {
-        case .loading, .success: return true
+        case .loading, .preview, .success: return true
         case .empty, .failure: return false
         }
     }
@@ -170,6 +172,14 @@ public final class ImageLoader {
                 self?.report(progress, generation: generation)
             }
         })
+        if request.decodesPreviews ?? pipeline.configuration.decodesPreviews {
+            helpers.append(Task { [weak self] in
+                for await event in imageTask.events {
+                    guard case .preview(_, let preview) = event else { continue }
+                    self?.show(preview, generation: generation)
+                }
+            })
+        }
         helpers.append(Task { [weak self, clock = configuration.clock, delay = configuration.offlineHintDelay,
                                connectivity = pipeline.configuration.connectivity] in
             // Every `delay` while loading: the hint appears when the network is gone and goes
@@ -200,19 +210,37 @@ public final class ImageLoader {
     }
 
     private func report(_ progress: DownloadProgress, generation: UInt64) {
-        guard generation == self.generation, case .loading(_, let isWaiting) = phase else { return }
-        setPhase(.loading(progress, waitingForNetwork: isWaiting))
+        guard generation == self.generation else { return }
+        switch phase {
+        case .loading(_, let isWaiting): setPhase(.loading(progress, waitingForNetwork: isWaiting))
+        case .preview(let preview, _): setPhase(.preview(preview, progress))
+        case .empty, .success, .failure: break
+        }
+    }
+
+    private func show(_ preview: ImagePreview, generation: UInt64) {
+        guard generation == self.generation else { return }
+        switch phase {
+        case .loading(let progress, _), .preview(_, let progress): setPhase(.preview(preview, progress))
+        case .empty, .success, .failure: break
+        }
     }
 
     /// Shows or hides the offline hint; returns whether the load is still running.
     private func showNetworkHint(_ isWaiting: Bool, generation: UInt64) -> Bool {
-        guard generation == self.generation, case .loading(let progress, let wasWaiting) = phase else { return false }
+        guard generation == self.generation else { return false }
+        if case .preview = phase { return true }  // bytes are arriving
+        guard case .loading(let progress, let wasWaiting) = phase else { return false }
         if isWaiting != wasWaiting { setPhase(.loading(progress, waitingForNetwork: isWaiting)) }
         return true
     }
 
     private func timeOut(after timeout: Duration, generation: UInt64) {
-        guard generation == self.generation, let request, case .loading = phase else { return }
+        guard generation == self.generation, let request else { return }
+        switch phase {
+        case .loading, .preview: break
+        case .empty, .success, .failure: return
+        }
         stop()
         setPhase(.failure(.timedOut(request.url, after: timeout)))
     }
@@ -230,7 +258,7 @@ public final class ImageLoader {
         switch phase {
         case .success(let response): onCompletion?(.success(response))
         case .failure(let error): onCompletion?(.failure(error))
-        case .empty, .loading: break
+        case .empty, .loading, .preview: break
         }
     }
 }

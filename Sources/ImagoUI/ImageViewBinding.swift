@@ -8,6 +8,8 @@ import Imago
 /// reused cell never shows the previous URL's image, and the previous call's `onCompletion` is
 /// never called. The view is told:
 /// - the placeholder when a load starts (not on a memory hit, which shows its image at once);
+/// - each preview as it arrives (when the request decodes previews), the first with the call's
+///   transition, then the image, which follows a preview at once;
 /// - the image when it arrives, with the call's transition, except for a memory hit shown inside
 ///   the call, which appears at once;
 /// - the failure image, with the transition, when the load fails and one was given; otherwise a
@@ -23,8 +25,8 @@ public final class ImageViewBinding {
         public let kind: ImageContentKind
         /// How it comes in.
         public let transition: ImageTransition
-        /// The loaded image with its frames, for ``ImageContentKind/success``: an animated one is
-        /// played by the view. `nil` for the placeholder and the failure image.
+        /// The loaded image with its frames (or a preview of it), for ``ImageContentKind/success``:
+        /// an animated one is played by the view. `nil` for the placeholder and the failure image.
         public var container: ImageContainer? = nil
     }
 
@@ -39,6 +41,9 @@ public final class ImageViewBinding {
     /// True while ``setImage(with:placeholder:failureImage:transition:onCompletion:)`` runs: a
     /// success then is a memory hit, shown without a transition.
     private var isInsideSetImage = false
+    /// The preview the current load shows (its scans and bytes), if any: what follows it comes
+    /// without a transition, and a progress update of the same preview presents nothing.
+    private var shownPreview: (scans: Int, bytes: Int)?
 
     /// A binding that loads through `pipeline` and hands the view each ``Presentation``.
     public init(
@@ -78,6 +83,7 @@ public final class ImageViewBinding {
         self.failureImage = failureImage
         self.transition = transition
         self.onCompletion = onCompletion
+        shownPreview = nil
         isInsideSetImage = true
         loader.load(request)
         isInsideSetImage = false
@@ -92,8 +98,12 @@ public final class ImageViewBinding {
     }
 
     private func phaseDidChange(_ phase: ImageLoader.Phase) {
-        let transition = isInsideSetImage ? .none : self.transition
+        let transition = isInsideSetImage || shownPreview != nil ? .none : self.transition
         switch phase {
+        case .preview(let preview, _):
+            guard shownPreview.map({ $0 != (preview.scanCount, preview.byteCount) }) ?? true else { return }
+            present(Presentation(image: preview.image, kind: .success, transition: transition, container: preview.container))
+            shownPreview = (preview.scanCount, preview.byteCount)
         case .success(let response):
             present(
                 Presentation(image: response.image, kind: .success, transition: transition, container: response.container))

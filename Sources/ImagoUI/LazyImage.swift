@@ -98,15 +98,16 @@ extension LazyImage {
 }
 
 extension LazyImage {
-    /// Shows `content` with the image once loaded, `placeholder` until then and on failure.
+    /// Shows `content` with the image once loaded (and with its previews before, when the pipeline
+    /// decodes them), `placeholder` until then and on failure.
     public init<I: View, P: View>(
         url: URL?, pipeline: ImagePipeline = .shared,
         configuration: ImageLoader.Configuration = ImageLoader.Configuration(),
         @ViewBuilder content: @escaping (Image) -> I, @ViewBuilder placeholder: @escaping () -> P
     ) where Content == _ConditionalContent<I, P> {
         self.init(url: url, pipeline: pipeline, configuration: configuration) { phase in
-            if case .success(let response) = phase {
-                content(Image(platformImage: response.image))
+            if let image = phase.image {
+                content(Image(platformImage: image))
             } else {
                 placeholder()
             }

@@ -3,7 +3,8 @@ import Imago
 import SwiftUI
 
 /// What a plain `LazyImage(url:)` draws: a tinted placeholder while loading, a failure symbol on
-/// error, and the resizable image (played frame by frame when it is animated).
+/// error, and the resizable image (played frame by frame when it is animated), its previews first
+/// when the pipeline decodes them.
 public struct LazyImagePhaseView: View {
     let phase: ImageLoader.Phase
 
@@ -14,6 +15,8 @@ public struct LazyImagePhaseView: View {
             AnimatedImage(response.container)
         case .success(let response):
             Image(platformImage: response.image).resizable()
+        case .preview(let preview, _):
+            Image(platformImage: preview.image).resizable()
         case .failure:
             Image(systemName: "exclamationmark.triangle").foregroundStyle(.secondary)
         case .empty, .loading:

@@ -119,12 +119,13 @@ final class PhaseRecorder {
 }
 
 extension ImageLoader.Phase {
-    /// `empty`, `loading`, `loading(progress)`, `loading(waiting)`, `success(network)`,
+    /// `empty`, `loading`, `loading(progress)`, `loading(waiting)`, `preview(SCANS)`, `success(network)`,
     /// `failure(timeout)`, `failure(<pipeline error code>)`.
     var summary: String {
         switch self {
         case .empty: "empty"
         case .loading(let progress, let isWaiting): isWaiting ? "loading(waiting)" : progress == nil ? "loading" : "loading(progress)"
+        case .preview(let preview, _): "preview(\(preview.scanCount))"
         case .success(let response): "success(\(response.source))"
         case .failure(.timedOut): "failure(timeout)"
         case .failure(.pipeline(let error)): "failure(\(error.code))"

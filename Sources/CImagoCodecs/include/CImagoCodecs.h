@@ -21,6 +21,8 @@
 /* Lenient decoding stopped at a failure but kept what decoded: imago_jpeg_message says why,
  * imago_jpeg_rows_decoded how many rows came out before it (the rest is grey). */
 #define IMAGO_PARTIAL 3
+/* The decoding was stopped by its is_cancelled callback (imago_jpeg_set_preview). */
+#define IMAGO_CANCELLED 4
 
 /* The colour model of a JPEG as stored. */
 typedef enum {
@@ -76,6 +78,17 @@ int imago_jpeg_warning_count(const imago_jpeg_decoder *decoder);
 const char *imago_jpeg_warning(const imago_jpeg_decoder *decoder);
 /* Rows output before a failure (the output height after a complete decode). */
 int imago_jpeg_rows_decoded(const imago_jpeg_decoder *decoder);
+
+/* Preview decoding (call before imago_jpeg_read_header): the `size` bytes given to
+ * imago_jpeg_decoder_create end where a scan of a progressive (multi-scan) file ends, and an end of
+ * image is read after them. The scans are read in buffered-image mode (the same whole-image
+ * coefficient buffer a full decode of the file holds) and the output shows them, with libjpeg's
+ * smoothing of the missing coefficients. Strict: any data warning fails it; a single-scan file
+ * fails at imago_jpeg_start. `is_cancelled` (may be NULL) is asked as scans are read and rows
+ * output; when it returns 1 the decoding stops with IMAGO_CANCELLED. */
+void imago_jpeg_set_preview(imago_jpeg_decoder *decoder, int (*is_cancelled)(void));
+/* The scans read so far (after imago_jpeg_read_pixels: the scans the output shows). */
+int imago_jpeg_scans_read(const imago_jpeg_decoder *decoder);
 
 /* ---------------------------------------------------------------- JPEG encoding */
 

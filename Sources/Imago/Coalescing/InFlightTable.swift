@@ -13,6 +13,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     struct Waiter: Sendable {
         let continuation: CheckedContinuation<Outcome, Never>
         let progress: (@Sendable (DownloadProgress) -> Void)?
+        /// Told the work's other news (the body so far, previews); `nil` when not wanted.
+        let updates: (@Sendable (WorkUpdate) -> Void)?
         let cancellation: ImagePipeline.Error
     }
 
@@ -44,6 +46,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
         /// Passes progress to every waiter still waiting.
         func report(_ progress: DownloadProgress) { table.report(progress, key: key, generation: generation) }
+
+        /// Passes `update` to every waiter still waiting that asked for updates.
+        func send(_ update: WorkUpdate) { table.send(update, key: key, generation: generation) }
 
         /// The highest priority among the waiters still waiting.
         var priority: ImageRequest.Priority { table.priority(key: key, generation: generation) ?? .normal }
@@ -85,16 +90,18 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - cancellation: the error this caller gets when it is cancelled.
     ///   - progress: told about the shared work's progress, from any thread.
+    ///   - updates: told the work's other news (``WorkUpdate``), from any thread.
     func value(
         for key: Key, priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (WaiterHandle) -> Void = { _ in },
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) async throws(ImagePipeline.Error) -> Value {
         let id = state.withLock { $0.makeID() }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let waiter = Waiter(continuation: continuation, progress: progress, cancellation: cancellation)
+                let waiter = Waiter(continuation: continuation, progress: progress, updates: updates, cancellation: cancellation)
                 join(key: key, id: id, waiter: waiter, priority: priority, work: work)
                 onWaiting(WaiterHandle(table: self, key: key, id: id))
             }
@@ -196,6 +203,14 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return entry.machine.waiters.compactMap(\.waiter.progress)
         }
         for handler in handlers { handler(progress) }
+    }
+
+    private func send(_ update: WorkUpdate, key: Key, generation: UInt64) {
+        let handlers = state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
+            guard let entry = state.entries[key], entry.generation == generation else { return [] }
+            return entry.machine.waiters.compactMap(\.waiter.updates)
+        }
+        for handler in handlers { handler(update) }
     }
 
     private func priority(key: Key, generation: UInt64) -> ImageRequest.Priority? {

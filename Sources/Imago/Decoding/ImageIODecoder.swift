@@ -73,6 +73,36 @@ struct ImageIODecoder: ImageDecoding {
         return container
     }
 
+    /// A preview of a progressive JPEG from its first bytes (they end where a scan ends), through
+    /// ImageIO's incremental source, at the size a full decode of the file would have.
+    func preview(_ prefix: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        try JPEGScanCounter.check(prefix, limits: context.limits, url: context.url)
+        let source = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(source, prefix as CFData, false)
+        let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any] ?? [:]
+        guard let width = properties[kCGImagePropertyPixelWidth] as? Int,
+            let height = properties[kCGImagePropertyPixelHeight] as? Int, width > 0, height > 0
+        else { throw .decodingFailed(context.url, .jpeg, reason: "ImageIO reports no pixel size for the preview") }
+        try context.limits.check(width: width, height: height, url: context.url)
+        try context.checkCancellation()
+        let longerSide = max(width, height)
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: max(min(context.maximumPixelSize ?? longerSide, longerSide), 1),
+        ]
+        guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+            throw .decodingFailed(context.url, .jpeg, reason: "ImageIO could not decode a preview")
+        }
+        let profile = Self.profile(of: decoded)
+        let image = context.colorProfileHandling == .convertToSRGB ? Self.inSRGB(decoded) : decoded
+        var container = ImageContainer(image: Self.platformImage(image), format: .jpeg)
+        container.colorProfile = profile
+        container.colorProfileHandling = profile != nil ? context.colorProfileHandling : .convertToSRGB
+        return container
+    }
+
     /// The image's colour profile, unless it is sRGB (or has none).
     private static func profile(of image: CGImage) -> ColorProfile? {
         guard let space = image.colorSpace, space.name != CGColorSpace.sRGB, let data = space.copyICCData() as Data? else {

@@ -19,6 +19,24 @@ struct JPEGDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        try decode(data, context: context, preview: false).container
+    }
+
+    /// A preview of a progressive JPEG from its first bytes, which end where a scan ends (see
+    /// ``JPEGScanTracker/boundary``): the scans they hold, decoded in libjpeg's buffered-image mode
+    /// at the scale and with the colour handling a full decode of the file would have, and the
+    /// number of scans shown. Strict, and stopped when the task is cancelled.
+    /// - Throws: `decodingFailed` for a single-scan file or damaged scans, `cancelled`, a limit.
+    func preview(_ prefix: Data, context: DecodingContext) throws(ImagePipeline.Error) -> (container: ImageContainer, scans: Int) {
+        try decode(prefix, context: context, preview: true)
+    }
+
+    /// Asked by libjpeg between rows and scans of a preview.
+    private static let isCancelled: @convention(c) () -> Int32 = { Task.isCancelled ? 1 : 0 }
+
+    private func decode(
+        _ data: Data, context: DecodingContext, preview: Bool
+    ) throws(ImagePipeline.Error) -> (container: ImageContainer, scans: Int) {
         // libjpeg refuses sides over 65,500 with an error of its own; a limit is the truer answer.
         if let header = ImageHeader.probe(data) {
             try context.limits.checkSource(width: header.width, height: header.height, url: context.url)
@@ -28,8 +46,11 @@ struct JPEGDecoder: ImageDecoding {
             guard let base = bytes.baseAddress, let decoder = imago_jpeg_decoder_create(base, bytes.count, scans)
             else { throw .decodingFailed(context.url, .jpeg, reason: "libjpeg could not start (out of memory)") }
             defer { imago_jpeg_decoder_destroy(decoder) }
-            let lenient = context.policy == .lenient
-            imago_jpeg_set_lenient(decoder, lenient ? 1 : 0)
+            if preview {
+                imago_jpeg_set_preview(decoder, Self.isCancelled)
+            } else {
+                imago_jpeg_set_lenient(decoder, context.policy == .lenient ? 1 : 0)
+            }
 
             var header = imago_jpeg_header()
             try check(imago_jpeg_read_header(decoder, &header), decoder, context)
@@ -78,7 +99,7 @@ struct JPEGDecoder: ImageDecoding {
                 let model: ColorConversion.SourceModel = header.color_model == IMAGO_JPEG_GRAY ? .gray : .rgb
                 ColorConversion.apply(colour, to: &container, source: model, context: context)
             }
-            return container
+            return (container, Int(imago_jpeg_scans_read(decoder)))
         }
     }
 
@@ -137,6 +158,9 @@ struct JPEGDecoder: ImageDecoding {
         case IMAGO_OK: return
         case IMAGO_SCAN_LIMIT:
             throw .limitExceeded(context.url, .progressiveScans(limit: context.limits.maximumProgressiveScans))
+        case IMAGO_CANCELLED:
+            try context.checkCancellation()
+            throw .cancelled(context.url ?? URL(fileURLWithPath: "/"))
         default:
             throw .decodingFailed(context.url, .jpeg, reason: String(cString: imago_jpeg_message(decoder)))
         }

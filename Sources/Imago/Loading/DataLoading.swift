@@ -11,6 +11,28 @@ public protocol DataLoading: Sendable {
     func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse
+
+    /// Downloads the whole body for `request` as ``loadData(for:progress:)`` does, also showing
+    /// `observer` the body as it arrives and what arrived of a download that fails (see
+    /// ``DownloadObserver``). A `206 Partial Content` answering a `Range` the request carries is
+    /// returned as it came, with only the bytes it holds.
+    ///
+    /// The default implementation calls ``loadData(for:progress:)`` with the observer's progress
+    /// only: a loader without its own implementation works as before, and simply gets no
+    /// previews and no resumed downloads. Both loaders shipped with Imago implement it.
+    func loadData(
+        for request: DataRequest, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataResponse
+}
+
+extension DataLoading {
+    /// Calls ``loadData(for:progress:)`` with `observer`'s progress: no body as it arrives, nothing
+    /// kept of an interrupted download.
+    public func loadData(
+        for request: DataRequest, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataResponse {
+        try await loadData(for: request, progress: observer.progress)
+    }
 }
 
 /// One HTTP GET: the URL and any extra headers.

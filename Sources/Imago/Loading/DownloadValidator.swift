@@ -52,6 +52,12 @@ package struct DownloadValidator: Sendable {
         DownloadProgress(completed: Int64(body.count), total: expectedLength.map(Int64.init))
     }
 
+    /// The response head and the body so far, once the head has arrived: what a
+    /// ``DownloadObserver`` is shown.
+    package var received: DataResponse? {
+        statusCode.map { DataResponse(data: body, statusCode: $0, headers: headers) }
+    }
+
     /// Takes the response head: refuses a status outside 2xx (304 only answers a conditional
     /// request) and a declared length over the limit.
     package mutating func receive(statusCode: Int, headers fields: some Sequence<(String, String)>) throws(ImagePipeline.Error) {

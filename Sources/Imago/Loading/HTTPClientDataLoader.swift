@@ -57,11 +57,19 @@ public final class HTTPClientDataLoader: DataLoading {
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
+        try await loadData(for: request, observer: DownloadObserver(progress: progress))
+    }
+
+    /// Downloads `request` as ``loadData(for:progress:)`` does, showing `observer` the body as it
+    /// arrives and what arrived of a body that stops early.
+    public func loadData(
+        for request: DataRequest, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataResponse {
         try DownloadValidator.checkScheme(of: request.url)
         guard !isShutDown.load(ordering: .relaxed) else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
-        return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
+        return try await HTTPClientTransfer.run(request, configuration: configuration, observer: observer) {
             [client] url, headers in
             HTTPClientTransfer.Hop(client: client, request: HTTPClientTransfer.getRequest(url.absoluteString, headers: headers))
         }

@@ -45,6 +45,15 @@ package enum HTTPClientTransfer {
         progress: @escaping @Sendable (DownloadProgress) -> Void,
         connect: @escaping @Sendable (_ url: URL, _ headers: [String: String]) async throws(ImagePipeline.Error) -> Hop
     ) async throws(ImagePipeline.Error) -> DataResponse {
+        try await run(request, configuration: configuration, observer: DownloadObserver(progress: progress), connect: connect)
+    }
+
+    /// ``run(_:configuration:progress:connect:)`` that also shows `observer` the body as it
+    /// arrives and what arrived of a body that stops early.
+    package static func run(
+        _ request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver,
+        connect: @escaping @Sendable (_ url: URL, _ headers: [String: String]) async throws(ImagePipeline.Error) -> Hop
+    ) async throws(ImagePipeline.Error) -> DataResponse {
         let watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
         let deadline = NIODeadline.now() + TimeAmount(configuration.downloadTimeout)
         let headers = DownloadValidator.headers(for: request, configuration: configuration)
@@ -78,15 +87,16 @@ package enum HTTPClientTransfer {
                 for try await chunk in response.body {
                     watchdog.noteActivity()
                     try validator.receive(chunk.readableBytesView)
-                    progress(validator.progress)
+                    if let receivedBody = observer.receivedBody, let received = validator.received { receivedBody(received) }
+                    observer.progress(validator.progress)
                 }
-            } catch let error as ImagePipeline.Error {
-                throw error
+                // The body ends early, without an error, when the task is cancelled.
+                try Task.checkCancellation()
             } catch {
+                if let interrupted = observer.interrupted, let received = validator.received { interrupted(received) }
+                if let error = error as? ImagePipeline.Error { throw error }
                 throw Self.error(for: error, url: request.url, configuration: configuration, validator: validator)
             }
-            // The body ends early, without an error, when the task is cancelled.
-            try Task.checkCancellation()
             return try validator.finish()
         }
     }

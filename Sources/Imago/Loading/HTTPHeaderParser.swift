@@ -63,6 +63,63 @@ enum HTTPHeaderParser {
         }
     }
 
+    /// A `Content-Range` field of a `206 Partial Content` (RFC 9110 §14.4): `bytes first-last/total`,
+    /// or `bytes first-last/*` when the server does not know the total.
+    struct ContentRange: Sendable, Hashable {
+        /// The position of the first byte sent.
+        var first: Int
+        /// The position of the last byte sent (inclusive).
+        var last: Int
+        /// The complete length of the representation, when known.
+        var total: Int?
+
+        /// The bytes the part holds: `last - first + 1`.
+        var length: Int { last - first + 1 }  // first <= last, both in Int: no overflow
+
+        /// Reads a `Content-Range` value; `nil` for anything but a byte range with first ≤ last (and
+        /// last < total when the total is known): another unit, `*` in place of a range (a 416's
+        /// form), signs, spaces inside numbers, more than 18 digits, junk after the total.
+        init?(_ value: some StringProtocol) {
+            let text = Substring(value).trimmingCharacters(in: .whitespaces)
+            guard text.utf8.count <= 64 else { return nil }
+            let unitAndRange = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard unitAndRange.count == 2, unitAndRange[0].lowercased() == "bytes" else { return nil }
+            let rangeAndTotal = unitAndRange[1].trimmingCharacters(in: .whitespaces)
+                .split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard rangeAndTotal.count == 2 else { return nil }
+            let bounds = rangeAndTotal[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, let first = Self.number(bounds[0]), let last = Self.number(bounds[1]), first <= last
+            else { return nil }
+            if rangeAndTotal[1] == "*" {
+                total = nil
+            } else {
+                guard let total = Self.number(rangeAndTotal[1]), last < total else { return nil }
+                self.total = total
+            }
+            self.first = first
+            self.last = last
+        }
+
+        /// A run of 1 to 18 ASCII digits (so it fits an `Int` without overflow), or `nil`.
+        private static func number(_ text: some StringProtocol) -> Int? {
+            guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            var result = 0
+            for digit in text.utf8 {
+                let (shifted, overflowA) = result.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = shifted.addingReportingOverflow(Int(digit - 0x30))
+                if overflowA || overflowB { return nil }
+                result = sum
+            }
+            return result
+        }
+    }
+
+    /// Whether an `Accept-Ranges` field lists `bytes` (any case), so a download of it can be resumed.
+    static func acceptsByteRanges(_ value: String?) -> Bool {
+        guard let value else { return false }
+        return value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "bytes" }
+    }
+
     // MARK: - Dates
 
     /// An HTTP date in any of the three formats RFC 9110 §5.6.7 requires recipients to accept

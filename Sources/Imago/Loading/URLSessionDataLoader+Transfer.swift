@@ -30,15 +30,12 @@ extension URLSessionDataLoader {
 
         private let state: Mutex<State>
         private let watchdog: DownloadWatchdog
-        private let progress: @Sendable (DownloadProgress) -> Void
+        private let observer: DownloadObserver
 
-        init(
-            validator: DownloadValidator, redirects: RedirectPolicy, watchdog: DownloadWatchdog,
-            progress: @escaping @Sendable (DownloadProgress) -> Void
-        ) {
+        init(validator: DownloadValidator, redirects: RedirectPolicy, watchdog: DownloadWatchdog, observer: DownloadObserver) {
             self.state = Mutex(State(validator: validator, redirects: redirects))
             self.watchdog = watchdog
-            self.progress = progress
+            self.observer = observer
         }
 
         /// Whether the transfer has recorded a reason to stop.
@@ -63,12 +60,14 @@ extension URLSessionDataLoader {
         /// the session to report the task's end (which a task cancelled as it starts may never
         /// do promptly). Later events are ignored.
         func cancel() {
-            let continuation = state.withLock { state in
+            let (continuation, received) = state.withLock { state in
                 state.isCancelled = true
                 defer { state.continuation = nil }
-                return state.continuation
+                return (state.continuation, state.validator.received)
             }
-            continuation?.resume(throwing: CancellationError())
+            guard let continuation else { return }
+            if let interrupted = observer.interrupted, let received { interrupted(received) }
+            continuation.resume(throwing: CancellationError())
         }
 
         /// Takes the response head; false when the download must stop.
@@ -96,18 +95,20 @@ extension URLSessionDataLoader {
         /// Takes a piece of the body; false when the download must stop.
         func receive(_ data: Data) -> Bool {
             watchdog.noteActivity()
-            let progress: DownloadProgress? = state.withLock { state in
+            let wantsBody = observer.receivedBody != nil
+            let update: (DownloadProgress, DataResponse?)? = state.withLock { state in
                 guard state.failure == nil else { return nil }
                 do throws(ImagePipeline.Error) {
                     try state.validator.receive(data)
-                    return state.validator.progress
+                    return (state.validator.progress, wantsBody ? state.validator.received : nil)
                 } catch {
                     state.fail(error)
                     return nil
                 }
             }
-            guard let progress else { return false }
-            self.progress(progress)
+            guard let (progress, received) = update else { return false }
+            if let received { observer.receivedBody?(received) }
+            observer.progress(progress)
             return true
         }
 
@@ -139,11 +140,13 @@ extension URLSessionDataLoader {
 
         /// Resumes the caller with the outcome of the task.
         func complete(_ error: (any Error)?) {
-            let (continuation, result) = state.withLock { state in
+            let (continuation, result, received) = state.withLock { state in
                 defer { state.continuation = nil }
-                return (state.continuation, outcome(of: error, state: state))
+                return (state.continuation, outcome(of: error, state: state), state.validator.received)
             }
-            continuation?.resume(with: result)
+            guard let continuation else { return }
+            if case .failure = result, let interrupted = observer.interrupted, let received { interrupted(received) }
+            continuation.resume(with: result)
         }
 
         private func outcome(of error: (any Error)?, state: State) -> Result<DataResponse, any Error> {

@@ -59,6 +59,14 @@ public final class URLSessionDataLoader: DataLoading {
     public func loadData(
         for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws(ImagePipeline.Error) -> DataResponse {
+        try await loadData(for: request, observer: DownloadObserver(progress: progress))
+    }
+
+    /// Downloads `request` as ``loadData(for:progress:)`` does, showing `observer` the body as it
+    /// arrives and what arrived of a body that stops early.
+    public func loadData(
+        for request: DataRequest, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataResponse {
         try DownloadValidator.checkScheme(of: request.url)
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
@@ -71,7 +79,7 @@ public final class URLSessionDataLoader: DataLoading {
         let transfer = Transfer(
             validator: DownloadValidator(request: request, configuration: configuration),
             redirects: RedirectPolicy(request: request, headers: DownloadValidator.headers(for: request, configuration: configuration)),
-            watchdog: watchdog, progress: progress)
+            watchdog: watchdog, observer: observer)
         return try await watchdog.run { [session, delegate, urlRequest] in
             guard let task = delegate.makeTask(for: urlRequest, in: session, handledBy: transfer) else {
                 throw ImagePipeline.Error.connectionFailed(request.url, reason: DownloadValidator.shutDownReason)

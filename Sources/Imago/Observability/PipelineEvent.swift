@@ -6,6 +6,10 @@ public enum PipelineEvent: Sendable, CustomStringConvertible {
     case started(URL, key: CacheKey)
     /// Bytes arrived for a request's download.
     case progress(URL, DownloadProgress)
+    /// A preview of a request's image arrived (see ``ImagePipeline/Configuration/decodesPreviews``).
+    /// Only an ``ImageTask``'s own ``ImageTask/events`` carry previews, and only when its request
+    /// asked for them; ``ImagePipeline/events(bufferingNewest:)`` does not.
+    case preview(URL, ImagePreview)
     /// A request got its image.
     case completed(URL, source: ImageResponse.Source, timing: StageTiming)
     /// A request failed.
@@ -20,6 +24,7 @@ public enum PipelineEvent: Sendable, CustomStringConvertible {
         case .progress(let url, let progress):
             "progress \(url.redactedDescription): \(ByteCountDescription.format(progress.completed))"
                 + (progress.total.map { " of \(ByteCountDescription.format($0))" } ?? "")
+        case .preview(let url, let preview): "\(preview) of \(url.redactedDescription)"
         case .completed(let url, let source, let timing): "completed \(url.redactedDescription) from \(source.rawValue) (\(timing))"
         case .failed(_, let error): "failed: \(error)"
         case .cancelled(let url): "cancelled \(url.redactedDescription)"
@@ -29,8 +34,8 @@ public enum PipelineEvent: Sendable, CustomStringConvertible {
     /// The URL the event concerns.
     public var url: URL {
         switch self {
-        case .started(let url, _), .progress(let url, _), .completed(let url, _, _), .failed(let url, _),
-            .cancelled(let url):
+        case .started(let url, _), .progress(let url, _), .preview(let url, _), .completed(let url, _, _),
+            .failed(let url, _), .cancelled(let url):
             url
         }
     }

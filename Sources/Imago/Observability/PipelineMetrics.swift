@@ -7,6 +7,7 @@ import Metrics
 /// - `imago_downloaded_bytes_total`
 /// - `imago_download_duration_seconds`, `imago_decode_duration_seconds`
 /// - `imago_errors_total{code=…}` (the error's ``ImagePipeline/Error/code``)
+/// - `imago_preview_decodes_total` (started), `imago_previews_total` (shown)
 struct PipelineMetrics: Sendable {
     let memoryHits: Counter
     let memoryMisses: Counter
@@ -15,6 +16,8 @@ struct PipelineMetrics: Sendable {
     let downloadedBytes: Counter
     let downloadDuration: Timer
     let decodeDuration: Timer
+    let previewDecodes: Counter
+    let previewsShown: Counter
     private let label: String
     private let factory: any MetricsFactory
 
@@ -34,6 +37,8 @@ struct PipelineMetrics: Sendable {
         downloadedBytes = Counter(label: "\(label)_downloaded_bytes_total", factory: factory)
         downloadDuration = Timer(label: "\(label)_download_duration_seconds", factory: factory)
         decodeDuration = Timer(label: "\(label)_decode_duration_seconds", factory: factory)
+        previewDecodes = Counter(label: "\(label)_preview_decodes_total", factory: factory)
+        previewsShown = Counter(label: "\(label)_previews_total", factory: factory)
     }
 
     /// Counts one failure under its error code.

@@ -87,6 +87,25 @@ extension ImagePipeline {
         /// Never called for cache hits. Default: `nil`, requests go out as made.
         public var requestModifier: ImagePipeline.RequestModifier? = nil
 
+        /// What arrived of downloads that stopped early (a cut connection, a stall, the last
+        /// caller cancelling), kept so that the next attempt or request for the same URL asks only
+        /// for the rest with `Range` and `If-Range` (see ``ResumableDataStore`` for what can be
+        /// resumed). Needs a ``dataLoader`` that implements ``DataLoading/loadData(for:observer:)``,
+        /// as both shipped loaders do. Default: a store of at most 32 downloads and 32 MiB; `nil`
+        /// never resumes.
+        public var resumableData: ResumableDataStore? = ResumableDataStore()
+
+        /// Whether images show previews while they download: each time more scans of a
+        /// progressive JPEG have arrived, they are decoded (libjpeg-turbo's buffered-image mode on
+        /// Linux, ImageIO's incremental source on Apple platforms) and processed as the request
+        /// asks, and handed out as ``PipelineEvent/preview(_:_:)`` on the ``ImageTask``'s events
+        /// (ImagoUI's `ImageLoader` shows them as a phase). At most one preview decodes at a
+        /// time per image, at the final decode's scale (never larger); previews are never cached.
+        /// Baseline JPEG, PNG (interlaced or not), GIF, WebP, HEIF and AVIF are not previewed, nor
+        /// is JPEG when a decoder of your own handles it. ``ImageRequest/decodesPreviews``
+        /// overrides it per request. Default: `false`.
+        public var decodesPreviews = false
+
         /// A configuration with every default but what is given.
         public init(
             dataLoader: (any DataLoading)? = nil,

@@ -13,17 +13,20 @@ extension ImagePipeline {
         /// When the original's disk entry stops being fresh (stored, read or refreshed): processed
         /// variants made from these bytes are stored to expire with it.
         let expiry: DiskCache.Expiry
+        /// Bytes kept from an interrupted download that this one resumed (0: it started from zero).
+        let resumedByteCount: Int
         private let diskWriteClaimed = Atomic<Bool>(false)
 
         init(
             data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: StageTiming,
-            expiry: DiskCache.Expiry = .lifetime(nil)
+            expiry: DiskCache.Expiry = .lifetime(nil), resumedByteCount: Int = 0
         ) {
             self.data = data
             self.source = source
             self.storage = storage
             self.timing = timing
             self.expiry = expiry
+            self.resumedByteCount = resumedByteCount
         }
 
         /// Names these exact bytes (CRC-32 and length): a processed variant on disk records the
@@ -43,11 +46,12 @@ extension ImagePipeline {
     /// original key, or starts one.
     func loadData(
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (InFlightTable<WorkKey, LoadedData>.WaiterHandle) -> Void
     ) async throws(Error) -> LoadedData {
         try await dataWork.value(
             for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
-            cancellation: .cancelled(request.url), progress: progress, onWaiting: onWaiting
+            cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting
         ) { context throws(Error) in
             try await self.fetchData(for: request, context: context)
         }
@@ -108,7 +112,8 @@ extension ImagePipeline {
     }
 
     /// Downloads with retries, each attempt under the scheduler; what each response and failure
-    /// means is decided by a ``DownloadStateMachine``.
+    /// means is decided by a ``DownloadStateMachine``, and how an attempt resumes the bytes an
+    /// earlier one left by a ``ResumptionStateMachine``.
     private func download(
         _ request: ImageRequest, stale: DiskCache.Entry?, timing: StageTiming,
         context: InFlightTable<WorkKey, LoadedData>.Context
@@ -123,31 +128,56 @@ extension ImagePipeline {
         let dataRequest = DataRequest(
             url: request.url, headers: machine.headers(adding: request.headers),
             credentialHeaderNames: request.credentialHeaderNames)
+        let store = configuration.resumableData
+        let resumeKey = ResumableDataStore.Key(url: request.url.absoluteString, headers: request.headers)
         while true {
             machine.startAttempt()
             timing.attempts = machine.attempts
             let queuedAt = clock.now
             var startedAt: ContinuousClock.Instant?
             let failure: Error
+            let resumption = ResumptionStateMachine(
+                url: request.url, requestHeaders: dataRequest.headers, partial: store?.take(resumeKey))
+            if let partial = resumption.partial {
+                configuration.logger.debug(
+                    "Resuming \(configuration.logged(request.url)) from byte \(partial.data.count) of \(partial.totalLength)")
+            }
+            var attemptRequest = dataRequest
+            attemptRequest.headers = resumption.headers(adding: dataRequest.headers)
+            let observer = downloadObserver(
+                resumption, attempt: machine.attempts, store: store, key: resumeKey, context: context)
             do throws(Error) {
                 let response = try await scheduler.run(
                     priority: context.priority, cancellation: .cancelled(request.url),
                     onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
-                ) { () async throws(Error) -> DataResponse in
+                ) { [attemptRequest] () async throws(Error) -> DataResponse in
                     startedAt = clock.now
-                    let prepared = try await prepare(dataRequest)
-                    return try await configuration.dataLoader.loadData(for: prepared, progress: context.report)
+                    let prepared = try await prepare(attemptRequest)
+                    return try await configuration.dataLoader.loadData(for: prepared, observer: observer)
                 }
                 let started = startedAt ?? queuedAt
                 timing.queued = (timing.queued ?? .zero) + (started - queuedAt)
                 timing.download = (timing.download ?? .zero) + (clock.now - started)
                 metrics.downloadDuration.recordInterval(since: started, now: clock.now)
                 metrics.downloadedBytes.increment(by: Int64(response.data.count))
+                var body = response.data
+                var resumedByteCount = 0
+                switch resumption.response(statusCode: response.statusCode, headers: response.headers, body: response.data) {
+                case .whole:
+                    break
+                case .resumed(let joined):
+                    resumedByteCount = joined.count - response.data.count
+                    body = joined
+                case .restart(let reason):
+                    configuration.logger.info(
+                        "Downloading \(configuration.logged(request.url)) again from the start: \(reason)")
+                    continue
+                }
                 switch machine.response(statusCode: response.statusCode, headers: response.headers) {
                 case .accept(let storage):
                     return LoadedData(
-                        data: response.data, source: .network, storage: storage, timing: timing,
-                        expiry: .lifetime(storage.lifetime))
+                        data: body, source: .network, storage: storage, timing: timing,
+                        expiry: .lifetime(storage.lifetime), resumedByteCount: resumedByteCount)
                 case .refreshStale(let storage):
                     if let stale {
                         diskWriter.refresh(stale, for: request, storage: storage)
@@ -184,5 +214,32 @@ extension ImagePipeline {
                 throw error
             }
         }
+    }
+
+    /// What the loader tells this attempt: progress (counted from the first byte of the image when
+    /// it resumes), the body so far (for previews) and, when downloads may be resumed, what arrived before it stopped, kept in
+    /// `store` for the next attempt or request.
+    private func downloadObserver(
+        _ resumption: ResumptionStateMachine, attempt: Int, store: ResumableDataStore?, key: ResumableDataStore.Key,
+        context: InFlightTable<WorkKey, LoadedData>.Context
+    ) -> DownloadObserver {
+        var observer = DownloadObserver(progress: context.report)
+        let resumes = resumption.partial != nil
+        if resumes { observer.progress = { _ in } }
+        // The body so far goes to the image works that decode previews from it (none asked: nothing sent).
+        observer.receivedBody = { received in
+            if resumes { context.report(resumption.progress(of: received)) }
+            context.send(.body(ReceivedBody(kept: resumption.keptData(for: received), received: received.data, attempt: attempt)))
+        }
+        if let store, resumption.isResumable {
+            let logger = configuration.logger
+            let url = configuration.logged(resumption.url)
+            observer.interrupted = { received in
+                guard let kept = resumption.resumableData(from: received) else { return }
+                store.store(kept, for: key)
+                logger.debug("Kept \(kept.data.count) of \(kept.totalLength) bytes of \(url) to resume")
+            }
+        }
+        return observer
     }
 }

@@ -23,9 +23,25 @@ extension ImagePipeline {
         context.observePriority { priority in dataRequestHandle.withLock { $0 }?.updatePriority(priority) }
         var dataRequest = request
         dataRequest.priority = context.priority
-        let loaded = try await loadData(
-            for: dataRequest, progress: context.report,
-            onWaiting: { handle in dataRequestHandle.withLock { $0 = handle } })
+        // Previews decode while the body arrives and stop before the final decode starts, so the
+        // two never hold their pixels at once and no preview follows the final image.
+        let previews = previewRenderer(for: request, context: context)
+        var bodies: (@Sendable (WorkUpdate) -> Void)?
+        if let previews {
+            bodies = { update in
+                if case .body(let body) = update { previews.receive(body) }
+            }
+        }
+        let loaded: LoadedData
+        do throws(Error) {
+            loaded = try await loadData(
+                for: dataRequest, progress: context.report, updates: bodies,
+                onWaiting: { handle in dataRequestHandle.withLock { $0 = handle } })
+        } catch {
+            await previews?.stop()
+            throw error
+        }
+        await previews?.stop()
         try checkCancellation(request)
         if let staleProcessed, let response = revalidated(staleProcessed, by: loaded, for: request) {
             return response
@@ -59,7 +75,8 @@ extension ImagePipeline {
             diskWriter.storeProcessed(processed, for: request, original: loaded)
         }
         return ImageResponse(
-            container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing)
+            container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing,
+            resumedByteCount: loaded.resumedByteCount)
     }
 
     /// What the disk holds for a processed request.
@@ -140,7 +157,8 @@ extension ImagePipeline {
             "Decoded a damaged \(container.format) from \(configuration.logged(request.url)), as browsers show it: \(repairs)")
     }
 
-    private func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {
+    /// The thumbnail, the colour conversion it deferred, then the request's other processors.
+    func process(_ container: ImageContainer, for request: ImageRequest) throws(Error) -> ImageContainer {
         var result = container
         if let size = request.thumbnailSize {
             result = try ThumbnailProcessor(maximumPixelSize: size).process(result)

@@ -59,7 +59,7 @@ public final class ImagePipeline: Sendable {
     public func image(
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(Error) -> ImageResponse {
-        try await image(for: request, progress: progress, onWaiting: { _ in })
+        try await image(for: request, progress: progress, preview: nil, onWaiting: { _ in })
     }
 
     /// Loads and decodes the image at `url`, as ``image(for:progress:)`` does for
@@ -68,10 +68,11 @@ public final class ImagePipeline: Sendable {
         try await image(for: ImageRequest(url: url))
     }
 
-    /// ``image(for:progress:)`` that also hands out the caller's place among the waiters, so an
-    /// ``ImageTask`` can change its priority.
+    /// ``image(for:progress:)`` that also hands out the previews of the image (when it has any)
+    /// and the caller's place among the waiters, so an ``ImageTask`` can change its priority.
     func image(
         for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        preview: (@Sendable (ImagePreview) -> Void)?,
         onWaiting: (InFlightTable<WorkKey, ImageResponse>.WaiterHandle) -> Void
     ) async throws(Error) -> ImageResponse {
         try validate(request)
@@ -92,10 +93,16 @@ public final class ImagePipeline: Sendable {
                 broadcaster.send(.progress(url, update))
             }
         }
+        var previews: (@Sendable (WorkUpdate) -> Void)?
+        if let preview {
+            previews = { update in
+                if case .preview(let image) = update { preview(image) }
+            }
+        }
         do throws(Error) {
             var response = try await imageWork.value(
                 for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,
-                cancellation: .cancelled(request.url), progress: reporter, onWaiting: onWaiting
+                cancellation: .cancelled(request.url), progress: reporter, updates: previews, onWaiting: onWaiting
             ) { context throws(Error) in
                 try await self.makeImage(for: request, context: context)
             }

@@ -12,9 +12,12 @@ public final class ImageTask: Sendable {
     /// always ends with an element whose `completed` equals its `total` (the encoded size, or 0
     /// for a memory hit), so a progress bar reaches 100% whatever the source.
     public let progress: AsyncStream<DownloadProgress>
-    /// This load's own events: `started`, any `progress`, then `completed`, `failed` or
-    /// `cancelled`. Buffered from the moment the task is made, so a consumer that starts reading
-    /// late still begins with `started` and misses nothing. One consumer at a time.
+    /// This load's own events: `started`, any `progress` and, when the request shows previews
+    /// (``ImagePipeline/Configuration/decodesPreviews``), each `preview`, then `completed`, `failed`
+    /// or `cancelled`; no preview comes after the end. Buffered from the moment the task is made,
+    /// so a consumer that starts reading late still begins with `started` and misses nothing
+    /// (previews are images: read them, or end the task, rather than let them pile up). One
+    /// consumer at a time.
     public let events: AsyncStream<PipelineEvent>
 
     private let task: Task<Result<ImageResponse, ImagePipeline.Error>, Never>
@@ -40,7 +43,11 @@ public final class ImageTask: Sendable {
         eventContinuation.yield(.started(request.url, key: request.processedKey))
         let place = Place(priority: request.priority)
         self.place = place
-        self.task = Task(priority: request.priority.taskPriority) { [place] in
+        var preview: (@Sendable (ImagePreview) -> Void)?
+        if pipeline.decodesPreviews(for: request) {
+            preview = { eventContinuation.yield(.preview(request.url, $0)) }
+        }
+        self.task = Task(priority: request.priority.taskPriority) { [place, preview] in
             defer {
                 continuation.finish()
                 eventContinuation.finish()
@@ -52,6 +59,7 @@ public final class ImageTask: Sendable {
                         continuation.yield($0)
                         eventContinuation.yield(.progress(request.url, $0))
                     },
+                    preview: preview,
                     onWaiting: { handle in
                         let priority = place.state.withLock { place in
                             place.handle = handle

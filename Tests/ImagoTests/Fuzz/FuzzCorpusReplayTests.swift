@@ -18,7 +18,7 @@ import ImagoServer
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url", "colour-profile",
+        "processing-url", "colour-profile", "resumption", "jpeg-preview",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -102,6 +102,8 @@ enum FuzzCorpus {
         case "http-headers": responseHead(data)
         case "processing-url": processingURL(data)
         case "colour-profile": colourProfile(data)
+        case "resumption": resumption(data)
+        case "jpeg-preview": jpegPreview(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
     }
@@ -197,6 +199,81 @@ enum FuzzCorpus {
             _ = try? container.bitmap()
         } catch {
             _ = error.description
+        }
+    }
+
+    /// Fuzz/jpeg-preview/Harness.swift (FuzzTarget.jpegPreview): the scan tracker in pieces
+    /// against in one piece, the preview decisions, and the first previews decoded.
+    static func jpegPreview(_ data: Data) {
+        let step = Int(data.last ?? 0) % 61 + 1
+        var whole = JPEGScanTracker()
+        whole.consume(data)
+        var pieces = JPEGScanTracker()
+        var machine = PreviewStateMachine(maximumScans: limits.maximumProgressiveScans)
+        var decoded = 0
+        var scansAsked = 0
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + step, data.count)
+            pieces.consume(data[offset..<end])
+            machine.consume(data[offset..<end])
+            switch machine.next() {
+            case .none:
+                break
+            case .keep(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+            case .decode(let length, let scans):
+                precondition(length <= end && scans > scansAsked, "a preview of bytes not arrived, or of no more scans")
+                scansAsked = scans
+                if decoded < 3 {
+                    decoded += 1
+                    #if os(Linux)
+                    _ = try? JPEGDecoder().preview(data.prefix(length), context: DecodingContext(format: .jpeg, limits: limits))
+                    #endif
+                }
+                if decoded % 2 == 1 { _ = machine.decodeEnded() }
+            }
+            offset = end
+        }
+        precondition(pieces == whole, "the tracker's answers depend on how the bytes are split")
+    }
+
+    /// Fuzz/resumption/Harness.swift (FuzzTarget.resumption): `Content-Range`, `Accept-Ranges` and
+    /// the resumption decisions on a response head and body, with their consistency checks.
+    static func resumption(_ data: Data) {
+        let headEnd = data.range(of: Data("\n\n".utf8))
+        let head = String(decoding: headEnd.map { data[..<$0.lowerBound] } ?? data, as: UTF8.self)
+        let body = headEnd.map { Data(data[$0.upperBound...]) } ?? Data()
+        var lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        let statusCode = lines.isEmpty ? 206 : Int(lines.removeFirst().trimmingCharacters(in: .whitespaces)) ?? 206
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        _ = HTTPHeaderParser.ContentRange(headers["content-range"] ?? "")?.length
+        _ = HTTPHeaderParser.acceptsByteRanges(headers["accept-ranges"])
+        let url = URL(string: "http://127.0.0.1/fuzz.jpg")!
+        let kept = Data(repeating: 7, count: 40)
+        let received = DataResponse(data: body, statusCode: statusCode, headers: headers)
+        for partial in [
+            ResumableData(data: kept, totalLength: 100, etag: "\"v1\"", lastModified: nil),
+            ResumableData(data: kept, totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        ] {
+            let machine = ResumptionStateMachine(url: url, requestHeaders: [:], partial: partial)
+            if case .resumed(let joined) = machine.response(statusCode: statusCode, headers: headers, body: body) {
+                precondition(joined.count == partial.totalLength && joined.starts(with: partial.data), "a join that is not the whole")
+            }
+            precondition(machine.progress(of: received).completed >= 0, "negative progress")
+            if let next = machine.resumableData(from: received) {
+                precondition(next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
+            }
+        }
+        if let next = ResumptionStateMachine(url: url, requestHeaders: [:], partial: nil).resumableData(from: received) {
+            precondition(next.data == body && next.data.count < next.totalLength && next.ifRange != nil, "kept what cannot be resumed")
         }
     }
 

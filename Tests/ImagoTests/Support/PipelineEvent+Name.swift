@@ -2,11 +2,12 @@ import Imago
 
 extension PipelineEvent {
     /// A short name for comparing sequences of events: `started`, `progress`,
-    /// `completed:SOURCE`, `failed:CODE`, `cancelled`.
+    /// `preview:SCANS`, `completed:SOURCE`, `failed:CODE`, `cancelled`.
     var name: String {
         switch self {
         case .started: "started"
         case .progress: "progress"
+        case .preview(_, let preview): "preview:\(preview.scanCount)"
         case .completed(_, let source, _): "completed:\(source.rawValue)"
         case .failed(_, let error): "failed:\(error.code)"
         case .cancelled: "cancelled"

@@ -1,0 +1,49 @@
+import Foundation
+
+/// What arrived of downloads that stopped early (a cut connection, a stall, the last caller
+/// cancelling), kept in memory so that the next request for the same URL asks only for the rest
+/// (`Range` with `If-Range`) instead of starting again.
+///
+/// Only a response that can be resumed is kept: `Accept-Ranges: bytes`, a strong `ETag` or a
+/// `Last-Modified`, a declared length, no content coding and no `Cache-Control: no-store`. The store
+/// is bounded by count and bytes like every store here and evicts the least recently used first
+/// (it is a ``MemoryCache``); a partial download larger than the byte limit is not kept. What it
+/// holds is never an image: it only ever saves bytes of a download, and a resumed download is
+/// checked against the server's answer (`206` with a matching `Content-Range` and validator)
+/// before a byte of it is used.
+public final class ResumableDataStore: Sendable {
+    /// Identifies a download: the URL and the request's own headers, so a partial download made
+    /// with one set of credentials is never continued under another.
+    struct Key: Hashable, Sendable {
+        let url: String
+        let headers: [String: String]
+    }
+
+    private let cache: MemoryCache<Key, ResumableData>
+
+    /// A store of at most `countLimit` partial downloads and `costLimit` bytes. Defaults: 32
+    /// downloads, 32 MiB.
+    public init(countLimit: Int = 32, costLimit: Int = 32 * 1024 * 1024) {
+        cache = MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit, pinnedCostLimit: 0))
+    }
+
+    /// Partial downloads held.
+    public var count: Int { cache.totalCount }
+    /// Bytes held.
+    public var totalBytes: Int { cache.totalCost }
+
+    /// Forgets every partial download.
+    public func removeAll() { cache.removeAll() }
+
+    /// Keeps `resumable` for the next request of `key`, replacing what was kept for it.
+    func store(_ resumable: ResumableData, for key: Key) {
+        cache.store(resumable, forKey: key, cost: resumable.data.count)
+    }
+
+    /// What was kept for `key`, removed from the store: one download continues it.
+    func take(_ key: Key) -> ResumableData? {
+        guard let resumable = cache.value(forKey: key) else { return nil }
+        cache.removeValue(forKey: key)
+        return resumable
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Imago
+import ImagoTestSupport
+import Testing
+
+/// The loopback server's ranges, as the resumption tests rely on them: what it answers to
+/// `Range` and `If-Range`, its range misbehaviours, its slices, and the body bytes it counts.
+@Suite struct TestServerRangeTests {
+    private let client = LoaderKind.allCases[0]
+
+    @Test func answersARangeWith206AndCountsOnlyItsBytes() async throws {
+        try await withTestServer { server in
+            let bytes = sampleBytes(1_000)
+            server.set("/a", data: bytes, etag: "\"v1\"", acceptsRanges: true)
+            let response = try await client.withLoader { try await $0.load(server.url(for: "/a"), headers: ["Range": "bytes=600-"]) }
+            #expect(response.statusCode == 206)
+            #expect(response.data == bytes.dropFirst(600))
+            #expect(response.headers["content-range"] == "bytes 600-999/1000")
+            #expect(response.headers["accept-ranges"] == "bytes")
+            #expect(server.bodyBytesSent(for: "/a") == 400)
+            let closed = try await client.withLoader { try await $0.load(server.url(for: "/a"), headers: ["Range": "bytes=10-19"]) }
+            #expect(closed.data == bytes.dropFirst(10).prefix(10))
+            #expect(server.bodyBytesSent(for: "/a") == 410)
+        }
+    }
+
+    @Test func anIfRangeForAnotherVersionGetsTheWholeBody() async throws {
+        try await withTestServer { server in
+            let bytes = sampleBytes(1_000)
+            server.set("/a", data: bytes, etag: "\"v2\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", acceptsRanges: true)
+            try await client.withLoader { loader in
+                let stale = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "\"v1\""])
+                #expect(stale.statusCode == 200 && stale.data == bytes)
+                let current = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "\"v2\""])
+                #expect(current.statusCode == 206)
+                let dated = try await loader.load(
+                    server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "Wed, 21 Oct 2015 07:28:00 GMT"])
+                #expect(dated.statusCode == 206)
+                let weak = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "W/\"v2\""])
+                #expect(weak.statusCode == 200, "a weak tag never matches If-Range")
+            }
+        }
+    }
+
+    @Test func withoutRangesOrPastTheEnd() async throws {
+        try await withTestServer { server in
+            server.set("/plain", data: sampleBytes(100))
+            server.set("/ranged", data: sampleBytes(100), acceptsRanges: true)
+            try await client.withLoader { loader in
+                let plain = try await loader.load(server.url(for: "/plain"), headers: ["Range": "bytes=50-"])
+                #expect(plain.statusCode == 200 && plain.data.count == 100 && plain.headers["accept-ranges"] == nil)
+                let error = await loader.error(loading: server.url(for: "/ranged"), headers: ["Range": "bytes=100-"])
+                #expect(error == .httpStatus(server.url(for: "/ranged"), statusCode: 416))
+            }
+        }
+    }
+
+    @Test func rangeMisbehaviours() async throws {
+        try await withTestServer { server in
+            let bytes = sampleBytes(1_000)
+            server.set("/a", data: bytes, etag: "\"v1\"")
+            try await client.withLoader { loader in
+                server.setBehavior("/a", .ignoresRange)
+                let ignored = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-"])
+                #expect(ignored.statusCode == 200 && ignored.data == bytes && ignored.headers["accept-ranges"] == "bytes")
+                server.setBehavior("/a", .wrongContentRange("bytes 0-399/1000"))
+                let wrong = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-"])
+                #expect(wrong.statusCode == 206 && wrong.data == bytes.dropFirst(600))
+                #expect(wrong.headers["content-range"] == "bytes 0-399/1000")
+                server.setBehavior("/a", .ignoresIfRange)
+                let unconditional = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "\"old\""])
+                #expect(unconditional.statusCode == 206 && unconditional.headers["etag"] == "\"v1\"")
+            }
+        }
+    }
+
+    @Test func slicesWaitForEachRelease() async throws {
+        try await withTestServer { server in
+            let bytes = sampleBytes(30_000)
+            server.set("/a", data: bytes)
+            server.setBehavior("/a", .slices(boundaries: [10_000, 20_000]))
+            let loader = LoaderKind.allCases[0].makeDataLoader()
+            let task = Task { try await loader.load(server.url(for: "/a")) }
+            #expect(await eventually { server.bodyBytesSent(for: "/a") == 10_000 })
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(server.bodyBytesSent(for: "/a") == 10_000, "the second part waits for its release")
+            server.sendNextSlice("/a")
+            #expect(await eventually { server.bodyBytesSent(for: "/a") == 20_000 })
+            server.sendNextSlice("/a")
+            #expect(try await task.value.data == bytes)
+        }
+    }
+}
