@@ -60,6 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Keep each source's colour profile and pixels instead of converting to sRGB (a URL's scp:1 still converts).")
     var keepColorProfile = false
 
+    /// Presets, security options, the decoded-source tier (ServeProcessingOptions.swift).
+    @OptionGroup var processing: ServeProcessingOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (16...16384).contains(maxDimension) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
@@ -115,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
         if let concurrency { configuration.maximumConcurrentRequests = concurrency }
         configuration.stripsColorProfile = !keepColorProfile
+        try processing.apply(to: &configuration)
         let folder: ProxyCacheDirectory
         do {
             folder = try ProxyCacheDirectory.prepare(

@@ -1,0 +1,150 @@
+#if os(Linux) || os(macOS)
+import Crypto
+import Foundation
+import Imago
+
+extension ImageProxy {
+    /// Decodes the source (at the reduction the request allows), renders and encodes it as
+    /// `format` (`nil`: JPEG for opaque output, PNG for transparent).
+    func produce(_ parsed: ProcessingPath, format: ImageFormat?) async throws(ProxyError) -> EncodedImage {
+        let options = parsed.options
+        let source = try await decodedSource(for: parsed)
+        let geometry = ProxyGeometry(
+            source: source.size, options: options, maximumDimension: configuration.maximumOutputDimension)
+        do throws(ImagePipeline.Error) {
+            var bitmap = try ProxyRenderer(geometry: geometry, options: options).render(source.bitmap)
+            let format = format ?? (bitmap.alphaMode == .opaque ? .jpeg : .png)
+            if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
+                bitmap = Self.flatten(bitmap, onto: background)
+            }
+            let quality = options.quality ?? configuration.defaultQuality
+            // JPEG: progressive, through the encoder itself; the others through the container.
+            var data =
+                format == .jpeg
+                ? try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
+                : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
+            // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
+            if let profile = source.container.pixelColorProfile { data = try profile.embedded(in: data, format: format) }
+            let digest = SHA256.hash(data: data)
+            let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
+            return EncodedImage(
+                data: data, contentType: Self.contentType(format), etag: etag, width: bitmap.width, height: bitmap.height,
+                expiresAt: source.expiresAt, isStorable: source.isStorable)
+        } catch {
+            throw ProxyError(error)
+        }
+    }
+
+    /// The source for `parsed`: its bytes from the pipeline (disk cache or network, within the
+    /// path's `max_src_file_size`), checked against `max_src_resolution`, decoded at the largest
+    /// reduction that still covers what the request needs.
+    func decodedSource(for parsed: ProcessingPath) async throws(ProxyError) -> DecodedSource {
+        let options = parsed.options
+        let handling: ColorProfileHandling =
+            options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
+        var request = ImageRequest(url: parsed.source, colorProfileHandling: handling)
+        if let limit = options.maximumSourceBytes {
+            // Enforced by the loader from Content-Length and while streaming (GuardedDataLoader).
+            request.headers[GuardedDataLoader.maximumBodySizeHeader] = "\(limit)"
+        }
+        let original: ImagePipeline.OriginalData
+        do {
+            original = try await pipeline.originalData(for: request)
+        } catch {
+            throw ProxyError(error)
+        }
+        metrics.recordHit(tier: original.source.rawValue)
+        if original.source == .network { metrics.recordSourceBytes(original.data.count) }
+        if let limit = options.maximumSourceBytes, original.data.count > limit {
+            // Bytes already local (or a download another request started) are checked here.
+            throw ProxyError(
+                status: 422, code: "source_too_large", message: "the source is larger than the URL's limit of \(limit) bytes")
+        }
+        var limits = configuration.decodingLimits
+        if let pixels = options.maximumSourcePixels {
+            limits.maximumSourcePixelCount = min(limits.maximumSourcePixelCount, pixels)
+        }
+        let header = ImageHeader.probe(original.data)
+        if let header, let pixels = options.maximumSourcePixels, header.pixelCount > pixels {
+            throw ProxyError(
+                status: 422, code: "source_too_large",
+                message: "the source has \(header.width)x\(header.height) pixels, more than the URL's limit of \(pixels)")
+        }
+        // The size after the EXIF orientation (5–8 turn the image), which the geometry is about.
+        let turned = (ImageHeader.details(original.data)?.orientation ?? 1) >= 5
+        let orientedHeader = header.map {
+            turned ? PixelSize(width: $0.height, height: $0.width) : PixelSize(width: $0.width, height: $0.height)
+        }
+        let reduction =
+            orientedHeader.map {
+                Self.reduction(for: $0, options: options, maximumDimension: configuration.maximumOutputDimension)
+            } ?? 1
+        let maximumPixelSize = header.flatMap { header in
+            reduction > 1 ? (max(header.width, header.height) + reduction - 1) / reduction : nil
+        }
+        do throws(ImagePipeline.Error) {
+            let container = try ImageDecoder.decode(
+                original.data, url: parsed.source, limits: limits, maximumPixelSize: maximumPixelSize, decodesAllFrames: false,
+                colorProfileHandling: handling)
+            let bitmap = try container.bitmap()
+            let decoded = PixelSize(width: bitmap.width, height: bitmap.height)
+            let size = orientedHeader.map { Self.orientedSize($0, decoded: decoded) } ?? decoded
+            return DecodedSource(
+                container: container, bitmap: bitmap, size: size, expiresAt: original.expiresAt, isStorable: original.isStorable,
+                fingerprint: original.fingerprint, byteCount: original.data.count)
+        } catch {
+            throw ProxyError(error)
+        }
+    }
+
+    /// The reductions a source is decoded at: 1/8, 1/4, 1/2 of each side (JPEG's DCT scales, and
+    /// the buckets other formats are decoded to), or full size.
+    static let reductions = [8, 4, 2]
+
+    /// The largest of ``reductions`` whose pixels still cover what `options` need of a source of
+    /// `size` (after its EXIF orientation), or 1.
+    static func reduction(for size: PixelSize, options: ProcessingOptions, maximumDimension: Int) -> Int {
+        let required = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension).requiredScale
+        return reductions.first { 1 / Double($0) >= required } ?? 1
+    }
+
+    /// `header` (the size after the orientation the file's header states), turned when the
+    /// decoded pixels are the other way round (an orientation stated where the header reader does
+    /// not look): the geometry must be about the pixels' shape.
+    static func orientedSize(_ header: PixelSize, decoded: PixelSize) -> PixelSize {
+        let disagree =
+            header.width != header.height && decoded.width != decoded.height
+            && (header.width > header.height) != (decoded.width > decoded.height)
+        return disagree ? PixelSize(width: header.height, height: header.width) : header
+    }
+
+    static func contentType(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// `bitmap` composited onto `background`, opaque.
+    static func flatten(_ bitmap: Bitmap, onto background: RGBA) -> Bitmap {
+        var pixels = bitmap.pixels
+        let premultiplied = bitmap.alphaMode == .premultiplied
+        let backdrop = [Int(background.r), Int(background.g), Int(background.b)]
+        var index = 0
+        while index + 3 < pixels.count {
+            let alpha = Int(pixels[index + 3])
+            for channel in 0..<3 {
+                let value = Int(pixels[index + channel])
+                let covered = premultiplied ? value * 255 : value * alpha
+                pixels[index + channel] = UInt8(min(255, (covered + backdrop[channel] * (255 - alpha) + 127) / 255))
+            }
+            pixels[index + 3] = 255
+            index += 4
+        }
+        return Bitmap(width: bitmap.width, height: bitmap.height, alphaMode: .opaque, pixels: pixels)
+    }
+}
+#endif
