@@ -18,13 +18,18 @@ extension ImageProxy {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
             let quality = options.quality ?? configuration.defaultQuality
-            // JPEG: progressive, through the encoder itself; the others through the container.
-            var data =
-                format == .jpeg
-                ? try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
-                : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
-            if let profile = source.container.pixelColorProfile { data = try profile.embedded(in: data, format: format) }
+            let profile = source.container.pixelColorProfile
+            var data: Data
+            switch format {
+            case .jpeg:
+                data = try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)  // progressive
+            case .avif:
+                data = try AVIFEncoder(quality: quality, colorProfile: profile).encode(bitmap)  // the profile inside
+            default:
+                data = try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
+            }
+            if let profile, format != .avif { data = try profile.embedded(in: data, format: format) }
             let digest = SHA256.hash(data: data)
             let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
             return EncodedImage(

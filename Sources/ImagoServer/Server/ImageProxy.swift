@@ -132,14 +132,25 @@ public final class ImageProxy: Sendable {
                 status: 403, code: "forbidden_source",
                 message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
         }
-        if options.format == .webp, !canWriteWebP {
-            throw ProxyError(
-                status: 400, code: "unsupported_output", message: "this build cannot write WebP yet; ask for f:jpeg, f:png or f:auto")
+        if let refusal = Self.unsupportedOutput(options.format, canWriteWebP: canWriteWebP, canWriteAVIF: canWriteAVIF) {
+            throw refusal
         }
-        if options.format == .avif, !canWriteAVIF {
-            throw ProxyError(
+    }
+
+    /// The 400 for an output format this build cannot write, or `nil`.
+    static func unsupportedOutput(
+        _ format: ProcessingOptions.OutputFormat, canWriteWebP: Bool, canWriteAVIF: Bool
+    ) -> ProxyError? {
+        switch format {
+        case .webp where !canWriteWebP:
+            ProxyError(
+                status: 400, code: "unsupported_output", message: "this build cannot write WebP yet; ask for f:jpeg, f:png or f:auto")
+        case .avif where !canWriteAVIF:
+            ProxyError(
                 status: 400, code: "unsupported_output",
                 message: "this build cannot write AVIF (libavif without an AV1 encoder); ask for f:webp, f:jpeg, f:png or f:auto")
+        default:
+            nil
         }
     }
 
