@@ -40,63 +40,125 @@ extension ImageProxy {
         }
     }
 
-    /// The source for `parsed`: its bytes from the pipeline (disk cache or network, within the
+    /// The source for `parsed`: from the decoded tier when an entry covers what the request needs
+    /// and is fresh; otherwise its bytes from the pipeline (disk cache or network, within the
     /// path's `max_src_file_size`), checked against `max_src_resolution`, decoded at the largest
-    /// reduction that still covers what the request needs.
+    /// reduction that still covers the request (joining a decode of the same under way) and kept.
     func decodedSource(for parsed: ProcessingPath) async throws(ProxyError) -> DecodedSource {
         let options = parsed.options
         let handling: ColorProfileHandling =
             options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
-        var request = ImageRequest(url: parsed.source, colorProfileHandling: handling)
-        if let limit = options.maximumSourceBytes {
-            // Enforced by the loader from Content-Length and while streaming (GuardedDataLoader).
-            request.headers[GuardedDataLoader.maximumBodySizeHeader] = "\(limit)"
+        let key = DecodedSourceStore.SourceKey(url: parsed.source.absoluteString, handling: handling)
+        let maximumDimension = configuration.maximumOutputDimension
+        let requiredScale = { @Sendable (size: PixelSize) in
+            ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension).requiredScale
         }
-        let original: ImagePipeline.OriginalData
-        do {
-            original = try await pipeline.originalData(for: request)
-        } catch {
-            throw ProxyError(error)
+        if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: configuration.now()) {
+            try Self.check(entry.size, bytes: entry.byteCount, against: options)
+            metrics.recordHit(tier: "decoded")
+            return entry
         }
-        metrics.recordHit(tier: original.source.rawValue)
-        if original.source == .network { metrics.recordSourceBytes(original.data.count) }
-        if let limit = options.maximumSourceBytes, original.data.count > limit {
-            // Bytes already local (or a download another request started) are checked here.
-            throw ProxyError(
-                status: 422, code: "source_too_large", message: "the source is larger than the URL's limit of \(limit) bytes")
-        }
-        var limits = configuration.decodingLimits
-        if let pixels = options.maximumSourcePixels {
-            limits.maximumSourcePixelCount = min(limits.maximumSourcePixelCount, pixels)
+        let original = try await originalData(for: parsed, handling: handling)
+        // The source as it is now: kept decodes of other bytes go, those of the same bytes are
+        // fresh again (a revalidation) and may serve this request.
+        decodedSources.refresh(
+            key, fingerprint: original.fingerprint, expiresAt: original.expiresAt, isStorable: original.isStorable)
+        if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: configuration.now()) {
+            try Self.check(entry.size, bytes: entry.byteCount, against: options)
+            return entry
         }
         let header = ImageHeader.probe(original.data)
-        if let header, let pixels = options.maximumSourcePixels, header.pixelCount > pixels {
-            throw ProxyError(
-                status: 422, code: "source_too_large",
-                message: "the source has \(header.width)x\(header.height) pixels, more than the URL's limit of \(pixels)")
-        }
         // The size after the EXIF orientation (5–8 turn the image), which the geometry is about.
         let turned = (ImageHeader.details(original.data)?.orientation ?? 1) >= 5
         let orientedHeader = header.map {
             turned ? PixelSize(width: $0.height, height: $0.width) : PixelSize(width: $0.width, height: $0.height)
         }
-        let reduction =
-            orientedHeader.map {
-                Self.reduction(for: $0, options: options, maximumDimension: configuration.maximumOutputDimension)
-            } ?? 1
-        let maximumPixelSize = header.flatMap { header in
-            reduction > 1 ? (max(header.width, header.height) + reduction - 1) / reduction : nil
+        if let orientedHeader { try Self.check(orientedHeader, bytes: original.data.count, against: options) }
+        let reduction = orientedHeader.map {
+            Self.reduction(for: $0, options: options, maximumDimension: maximumDimension)
+        } ?? 1
+        var decodingLimits = configuration.decodingLimits
+        if let pixels = options.maximumSourcePixels {
+            decodingLimits.maximumSourcePixelCount = min(decodingLimits.maximumSourcePixelCount, pixels)
+        }
+        let limits = decodingLimits
+        let url = parsed.source
+        let flightKey = DecodedSourceStore.Key(source: key, reduction: reduction)
+        let now = configuration.now()
+        let result = await decodeFlights.run(flightKey) { [self] () -> Result<DecodedSource, ProxyError> in
+            // A decode that finished between this request's lookup and its flight has been kept.
+            if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: now) {
+                return .success(entry)
+            }
+            do throws(ProxyError) {
+                let decoded = try decode(
+                    original, url: url, reduction: reduction, orientedHeader: orientedHeader, limits: limits, handling: handling)
+                decodedSources.store(decoded, source: key, reduction: reduction)
+                return .success(decoded)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The source's bytes from the pipeline, with the path's `max_src_file_size` (enforced by the
+    /// loader from `Content-Length` and while streaming, and here on bytes already local).
+    private func originalData(
+        for parsed: ProcessingPath, handling: ColorProfileHandling
+    ) async throws(ProxyError) -> ImagePipeline.OriginalData {
+        var request = ImageRequest(url: parsed.source, colorProfileHandling: handling)
+        if let limit = parsed.options.maximumSourceBytes {
+            request.headers[GuardedDataLoader.maximumBodySizeHeader] = "\(limit)"
+        }
+        var original: ImagePipeline.OriginalData
+        do {
+            original = try await pipeline.originalData(for: request)
+        } catch {
+            throw ProxyError(error)
+        }
+        // The pipeline's expiry is on the system clock: the same lifetime on the proxy's clock.
+        original.expiresAt = original.expiresAt.map { configuration.now().addingTimeInterval($0.timeIntervalSinceNow) }
+        metrics.recordHit(tier: original.source.rawValue)
+        if original.source == .network { metrics.recordSourceBytes(original.data.count) }
+        return original
+    }
+
+    /// The path's `max_src_resolution` and `max_src_file_size` against a source of `size` pixels
+    /// (after its orientation) and `bytes` bytes: 422 `source_too_large` beyond them.
+    static func check(_ size: PixelSize, bytes: Int, against options: ProcessingOptions) throws(ProxyError) {
+        if let limit = options.maximumSourceBytes, bytes > limit {
+            throw ProxyError(
+                status: 422, code: "source_too_large", message: "the source is larger than the URL's limit of \(limit) bytes")
+        }
+        // Both sides are within the decoders' limits (65,500), so the product fits.
+        if let pixels = options.maximumSourcePixels, size.width * size.height > pixels {
+            throw ProxyError(
+                status: 422, code: "source_too_large",
+                message: "the source has \(size.width)x\(size.height) pixels, more than the URL's limit of \(pixels)")
+        }
+    }
+
+    /// Decodes `original` at `reduction` (the first frame, EXIF orientation applied, colour as
+    /// `handling` says) and counts the decode.
+    private func decode(
+        _ original: ImagePipeline.OriginalData, url: URL, reduction: Int, orientedHeader: PixelSize?, limits: DecodingLimits,
+        handling: ColorProfileHandling
+    ) throws(ProxyError) -> DecodedSource {
+        decodeCounter.add(1, ordering: .relaxed)
+        let maximumPixelSize = orientedHeader.flatMap { size in
+            reduction > 1 ? (max(size.width, size.height) + reduction - 1) / reduction : nil
         }
         do throws(ImagePipeline.Error) {
             let container = try ImageDecoder.decode(
-                original.data, url: parsed.source, limits: limits, maximumPixelSize: maximumPixelSize, decodesAllFrames: false,
+                original.data, url: url, limits: limits, maximumPixelSize: maximumPixelSize, decodesAllFrames: false,
                 colorProfileHandling: handling)
             let bitmap = try container.bitmap()
             let decoded = PixelSize(width: bitmap.width, height: bitmap.height)
-            let size = orientedHeader.map { Self.orientedSize($0, decoded: decoded) } ?? decoded
             return DecodedSource(
-                container: container, bitmap: bitmap, size: size, expiresAt: original.expiresAt, isStorable: original.isStorable,
-                fingerprint: original.fingerprint, byteCount: original.data.count)
+                container: container, bitmap: bitmap, size: orientedHeader.map { Self.orientedSize($0, decoded: decoded) } ?? decoded,
+                expiresAt: original.expiresAt, isStorable: original.isStorable, fingerprint: original.fingerprint,
+                byteCount: original.data.count)
         } catch {
             throw ProxyError(error)
         }

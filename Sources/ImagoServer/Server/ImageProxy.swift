@@ -2,6 +2,7 @@
 import Crypto
 import Foundation
 import Imago
+import Synchronization
 
 /// The image proxy without its HTTP server: a request path and two request headers in, a
 /// ``ProxyResponse`` out. ``ImagoServer`` mounts it on Hummingbird; another server can too.
@@ -18,6 +19,12 @@ public final class ImageProxy: Sendable {
     public let metrics: ServerMetrics
     let admission: AdmissionQueue
     private let responses: MemoryCache<String, EncodedImage>
+    /// The decoded tier: sources as shrink-on-load made them, for their other sizes.
+    let decodedSources: DecodedSourceStore
+    /// Decodes under way, joined by requests that need the same one.
+    let decodeFlights = DecodeFlights()
+    /// Sources decoded since start (every decode, shared or not): for tests and benchmarks.
+    let decodeCounter = Atomic<Int>(0)
     private let loader: GuardedDataLoader
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
@@ -43,6 +50,7 @@ public final class ImageProxy: Sendable {
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
         responses = MemoryCache(
             configuration: .init(costLimit: max(0, configuration.responseCacheBytes), countLimit: 100_000))
+        decodedSources = DecodedSourceStore(byteLimit: configuration.decodedSourceBytes)
         let probe = try? ImageContainer(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
         canWriteWebP = (try? probe?.encoded(as: .webp)) != nil
         canWriteAVIF = (try? probe?.encoded(as: .avif)) != nil
@@ -55,6 +63,12 @@ public final class ImageProxy: Sendable {
 
     /// Requests running and waiting for a slot.
     public var admissionCounts: (running: Int, waiting: Int) { admission.counts }
+
+    /// Sources decoded since start.
+    public var decodeCount: Int { decodeCounter.load(ordering: .relaxed) }
+
+    /// Bytes and entries in the decoded tier.
+    public var decodedTierTotals: (bytes: Int, count: Int) { decodedSources.totals }
 
     /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`.
     public func respond(path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {
@@ -75,7 +89,7 @@ public final class ImageProxy: Sendable {
         try checkPolicy(parsed)
         let plan = plan(for: parsed, accept: accept)
         if let cached = responses.value(forKey: plan.key) {
-            if let expiresAt = cached.expiresAt, expiresAt <= Date() {
+            if let expiresAt = cached.expiresAt, expiresAt <= configuration.now() {
                 responses.removeValue(forKey: plan.key)  // made from a source that is no longer fresh
             } else {
                 metrics.recordHit(tier: "response")
@@ -117,7 +131,7 @@ public final class ImageProxy: Sendable {
             throw ProxyError(status: 403, code: refusal.code, message: message)
         }
         let options = parsed.options
-        if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
+        if let expires = options.expires, Double(expires) < configuration.now().timeIntervalSince1970 {
             // imgproxy answers an expired URL with 404.
             throw ProxyError(status: 404, code: "expired", message: "the URL expired (expires:\(expires))")
         }
@@ -199,7 +213,7 @@ public final class ImageProxy: Sendable {
         var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
         if let expires = options.expires {
             // Never cached beyond the URL's own expiry.
-            maxAge = max(0, min(maxAge, Int(min(Double(expires) - Date().timeIntervalSince1970, Double(Int32.max)))))
+            maxAge = max(0, min(maxAge, Int(min(Double(expires) - configuration.now().timeIntervalSince1970, Double(Int32.max)))))
         }
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",

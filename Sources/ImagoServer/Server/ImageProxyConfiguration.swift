@@ -49,6 +49,9 @@ public struct ImageProxyConfiguration: Sendable {
     /// Bytes of decoded sources kept in memory so that later sizes of a source are made without
     /// decoding it again (the `decoded` tier; 0 turns it off). Default: 256 MiB.
     public var decodedSourceBytes: Int = 256 * 1024 * 1024
+    /// The time: when a URL's `expires` has passed, and when what was made from a source stops
+    /// being fresh. Tests pass a clock of their own. Default: the system's.
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(
         signer: URLSigner? = nil, sourcePolicy: SourcePolicy = SourcePolicy(), maximumOutputDimension: Int = 4096,
