@@ -129,8 +129,9 @@ public struct SmartCropProcessor: BitmapProcessing, Hashable {
         }
         var peak = 0
         for cell in grid.indices where grid[cell] > grid[peak] { peak = cell }
-        let peakX = Double(peak % columns) * cellWidth
-        let peakY = Double(peak / columns) * cellHeight
+        // The crop is centred on the middle of the peak's cell.
+        let peakX = (Double(peak % columns) + 0.5) * cellWidth
+        let peakY = (Double(peak / columns) + 0.5) * cellHeight
         return (peakX - window.0 / 2, peakY - window.1 / 2)
     }
 
