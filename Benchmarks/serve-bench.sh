@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# `imago serve` beside thumbor under wrk: thumbnails per second and p50/p99 latency, cold (every
-# request a new size, so every result is computed; the originals already local to both) and warm
-# (the same 30 URLs again: imago's response tier, thumbor's file result storage). Same sources
-# (30 JPEGs, 1600x1200, from nginx on loopback), same sizes, JPEG at quality 80, same run.
-# Results: Benchmarks/README.md, "imago serve beside thumbor".
+# `imago serve` beside thumbor under wrk: thumbnails per second and p50/p99 latency, same sources,
+# same sizes, JPEG at quality 80, same run. Results: Benchmarks/README.md, "imago serve beside
+# thumbor".
 #
-#   Benchmarks/serve-bench.sh            # needs wrk and nginx (Debian), builds imago in release,
-#                                        # installs thumbor 7.8.0 from PyPI in .build-thumbor-venv
-#   IMAGO_BENCH_SECONDS=20 IMAGO_BENCH_CONNECTIONS=16 Benchmarks/serve-bench.sh
+# drawings (the default): 30 JPEGs of flat ellipses, 1600x1200, from nginx on loopback; phases
+#   cold (every request a new size, so every result is computed; the originals already local to
+#   both) and warm (the same 30 URLs again: imago's response tier, thumbor's result storage).
+# photos: 30 phone-sized photographs (4032x3024, real content from scikit-image and matplotlib's
+#   sample pictures, made by Benchmarks/make-photos.py with Pillow; a third progressive); phases
+#   first (the first size of each source: every request a source neither server has seen, fetched,
+#   decoded and resized: the decode bound), new (new sizes of sources each server has had once:
+#   imago's decoded tier against thumbor's stored originals) and warm.
+#
+#   Benchmarks/serve-bench.sh [drawings|photos]   # needs wrk and nginx (Debian), builds imago in
+#                                        # release, installs thumbor 7.8.0 from PyPI in
+#                                        # .build-thumbor-venv (photos: scikit-image, Pillow and
+#                                        # matplotlib in .build-photos-venv)
+#   IMAGO_BENCH_SECONDS=20 IMAGO_BENCH_CONNECTIONS=16 Benchmarks/serve-bench.sh photos
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+mode=${1:-drawings}
+case "$mode" in drawings|photos) ;; *) echo "serve-bench: the mode is drawings or photos, not $mode" >&2; exit 2 ;; esac
 seconds=${IMAGO_BENCH_SECONDS:-15}
 connections=${IMAGO_BENCH_CONNECTIONS:-8}
 cores=$(nproc)
@@ -36,10 +47,26 @@ fi
 swift build -c release --product imago 2>&1 | grep -v '^\[' || true
 imago=$root/.build/release/imago
 
-# Sources: 30 JPEGs from Pillow (thumbor's own dependency), served by nginx. mktemp's folder is
-# private; nginx's workers (www-data when started as root) must be able to read the sources.
+# Sources, served by nginx. mktemp's folder is private; nginx's workers (www-data when started as
+# root) must be able to read the sources.
 mkdir -p "$work/sources"
 chmod 755 "$work" "$work/sources"
+if [ "$mode" = photos ]; then
+  photos_venv=$root/.build-photos-venv
+  if [ ! -x "$photos_venv/bin/python" ] || ! "$photos_venv/bin/python" -c 'import skimage, PIL, matplotlib' 2> /dev/null; then
+    python3 -m venv "$photos_venv"
+    "$photos_venv/bin/pip" install -q scikit-image pillow matplotlib
+  fi
+  "$photos_venv/bin/python" Benchmarks/make-photos.py "$work/sources" 30
+  # The first-size phase needs a source URL per request that neither server has seen: the 30
+  # files under many folders (symbolic links), each URL used once.
+  folders=$((seconds * 4 > 10 ? seconds * 4 : 10))
+  for folder in $(seq 0 $((folders - 1))); do
+    mkdir -p "$work/sources/first/$folder"
+    for index in $(seq 0 29); do ln -s "$work/sources/$index.jpg" "$work/sources/first/$folder/$index.jpg"; done
+  done
+  chmod -R a+rX "$work/sources"
+else
 "$venv/bin/python" - "$work/sources" <<'PY'
 import sys, random
 from PIL import Image, ImageDraw
@@ -52,6 +79,7 @@ for index in range(30):
         draw.ellipse((x - r, y - r, x + r, y + r), fill=(random.randrange(256), random.randrange(256), random.randrange(256)))
     image.save(f"{sys.argv[1]}/{index}.jpg", quality=90)
 PY
+fi
 origin_port=18490 imago_port=18491 thumbor_port=18492
 cat > "$work/nginx.conf" <<NGINX
 worker_processes 1; pid $work/nginx.pid; error_log $work/nginx-error.log;
@@ -87,20 +115,28 @@ source_url() { echo "http://127.0.0.1:$origin_port/$1.jpg"; }
 imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/q:80/f:jpeg/plain/%s" % (sys.argv[2], sys.argv[2], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2"; }
 thumbor_path() { echo "/unsafe/fit-in/$2x$2/filters:quality(80):format(jpeg)/$(source_url "$1")"; }
 
-# Path lists: cold, 30 sources x 300 sizes (each used once); warm, one size per source. Written by
-# one python process (the same paths imago_path and thumbor_path make one at a time).
-python3 - "$work" "$origin_port" <<'PY'
+# Path lists: cold (drawings) or new (photos), 30 sources x 300 sizes (each used once); first
+# (photos), one size of each source under every folder; warm, one size per source. Written by one
+# python process (the same paths imago_path and thumbor_path make one at a time).
+python3 - "$work" "$origin_port" "$mode" "${folders:-0}" <<'PY'
 import sys, urllib.parse
-work, port = sys.argv[1], sys.argv[2]
-def source(index): return f"http://127.0.0.1:{port}/{index}.jpg"
-def imago(index, size): return f"/insecure/rs:fit:{size}:{size}/q:80/f:jpeg/plain/" + urllib.parse.quote(source(index), safe="")
-def thumbor(index, size): return f"/unsafe/fit-in/{size}x{size}/filters:quality(80):format(jpeg)/" + source(index)
+work, port, mode, folders = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def source(index, folder=None):
+    return f"http://127.0.0.1:{port}/" + (f"first/{folder}/" if folder is not None else "") + f"{index}.jpg"
+def imago(index, size, folder=None):
+    return f"/insecure/rs:fit:{size}:{size}/q:80/f:jpeg/plain/" + urllib.parse.quote(source(index, folder), safe="")
+def thumbor(index, size, folder=None):
+    return f"/unsafe/fit-in/{size}x{size}/filters:quality(80):format(jpeg)/" + source(index, folder)
 for name, path in (("imago", imago), ("thumbor", thumbor)):
-    with open(f"{work}/{name}-cold.txt", "w") as cold:
+    with open(f"{work}/{name}-{'new' if mode == 'photos' else 'cold'}.txt", "w") as cold:
         for size in range(120, 420):
             for index in range(30): cold.write(path(index, size) + "\n")
     with open(f"{work}/{name}-warm.txt", "w") as warm:
         for index in range(30): warm.write(path(index, 256) + "\n")
+    if mode == "photos":
+        with open(f"{work}/{name}-first.txt", "w") as first:
+            for folder in range(folders):
+                for index in range(30): first.write(path(index, 320, folder) + "\n")
 PY
 # Originals made local to both (disk cache, file storage) with a throwaway size; warm URLs primed.
 for index in $(seq 0 29); do
@@ -136,14 +172,28 @@ LUA
 run() {  # server phase
   local port_var=${1}_port
   # Threads start at different offsets of the list, so cold requests do not repeat across threads.
+  # A phase whose list ran out repeated paths (served from a cache): it says so.
+  local listed
+  listed=$(wc -l < "$work/$1-$2.txt")
   wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s -s "$work/paths.lua" "http://127.0.0.1:${!port_var}" \
-    -- "$work/$1-$2.txt" 2 2>&1 | awk -v server="$1" -v phase="$2" -v seconds="$seconds" \
-    '/^RESULT/ { printf "| %s | %s | %.0f | %.1f | %.1f | %d |\n", server, phase, $2 / ($3 / 1e6), $4, $5, $6 }'
+    -- "$work/$1-$2.txt" 2 2>&1 | awk -v server="$1" -v phase="$2" -v listed="$listed" \
+    '/^RESULT/ { printf "| %s | %s | %.0f | %.1f | %.1f | %d |%s\n", server, phase, $2 / ($3 / 1e6), $4, $5, $6,
+      (phase != "warm" && $2 > listed) ? " (list used up: some requests repeated)" : "" }' | tee -a "$work/results"
 }
 echo "| server | phase | thumbnails/s | p50 ms | p99 ms | errors |"
 echo "|---|---|---|---|---|---|"
-run imago cold; run thumbor cold
+if [ "$mode" = photos ]; then
+  # Each first-size request is a source neither has seen: the list must outlast the run.
+  run imago first; run thumbor first
+  run imago new; run thumbor new
+else
+  run imago cold; run thumbor cold
+fi
 run imago warm; run thumbor warm
+# imago's rate over thumbor's, per phase, from the lines above.
+awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); rate[$2 "," $3] = $4; phases[$3] = 1 }
+  END { line = "imago / thumbor:"; for (phase in phases) if (rate["thumbor," phase] > 0)
+    line = line sprintf(" %s %.2fx;", phase, rate["imago," phase] / rate["thumbor," phase]); print line }' "$work/results"
 # What each sends for the same 30 thumbnails (256 px box, quality 80): the speed is not bought
 # with bigger files.
 bytes() {
@@ -153,5 +203,5 @@ bytes() {
   done < "$work/$1-warm.txt"
   echo "$total"
 }
-echo "($cores cores, $connections connections, ${seconds} s each, $(date -u +%Y-%m-%d);" \
+echo "($mode, $cores cores, $connections connections, ${seconds} s each, $(date -u +%Y-%m-%d);" \
   "bytes for the 30 warm thumbnails: imago $(bytes imago), thumbor $(bytes thumbor))"

@@ -9,7 +9,7 @@ build_packages=(
   zlib1g-dev           # PNG's iCCP profiles, checksums
   libwebp-dev          # WebP, with libwebpdemux for animations
   libheif-dev          # HEIF/HEIC
-  libavif-dev          # AVIF
+  libavif-dev          # AVIF; its libavif15 depends on the aom, rav1e and SVT-AV1 encoders AVIF output uses
   libisal-dev          # CRC-32C of the disk cache, PNG's fast inflate
   liblcms2-dev         # Little CMS 2: colour profiles
 )

@@ -84,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "MiB of large response bodies queued to clients at once; beyond, 503 until readers catch up.")
     var maxResponseMegabytes = 256
+    /// Presets, security options, the decoded-source tier (ServeProcessingOptions.swift).
+    @OptionGroup var processing: ServeProcessingOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
@@ -147,6 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
             unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
         if let concurrency { configuration.maximumConcurrentRequests = concurrency }
         configuration.stripsColorProfile = !keepColorProfile
+        try processing.apply(to: &configuration)
         let folder: ProxyCacheDirectory
         do {
             folder = try ProxyCacheDirectory.prepare(

@@ -35,6 +35,11 @@ import Testing
         ("w:1/dpr:0.4", 1000, 100, 1, 1),
         // Enlarging a small source with one side given stays within the limit.
         ("rs:fit:0:200:1", 100, 10, 256, 26),
+        // Padding and extension count: the image gets the room the padding leaves.
+        ("pd:20", 1000, 64, 256, 54),
+        ("f:png/pd:10:20", 64, 1000, 55, 256),
+        ("rs:fit:0:100/ex:1/pd:8", 1000, 100, 256, 116),
+        ("rot:90/pd:3", 1000, 64, 22, 256),
     ])
     func everyOutputSideIsWithinTheLimit(
         options: String, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
@@ -52,7 +57,7 @@ import Testing
     }
 
     /// Sides the path gives above the limit are refused before anything is fetched.
-    @Test(arguments: ["w:257", "rs:fill:100:300", "w:200/dpr:2"])
+    @Test(arguments: ["w:257", "rs:fill:100:300", "w:200/dpr:2", "w:240/pd:10", "pd:128", "h:100/pd:0:0:78:80/dpr:2"])
     func refusesGivenSidesAboveTheLimit(options: String) async throws {
         let origin = try await TestServer.start()
         defer { Task { try? await origin.shutdown() } }
@@ -65,14 +70,23 @@ import Testing
         }
     }
 
-    /// The processor alone, on bitmaps: each output side within its limit for every type.
+    /// The geometry and renderer alone, on bitmaps: each output side within its limit for every
+    /// type, with padding and extension too.
     @Test(arguments: ProcessingOptions.ResizingType.allCases)
-    func processorBoundsEverySide(type: ProcessingOptions.ResizingType) throws {
+    func rendererBoundsEverySide(type: ProcessingOptions.ResizingType) throws {
         let source = Bitmap(width: 900, height: 30, fill: RGBA(10, 20, 30))
-        for (width, height, enlarge) in [(0, 0, false), (0, 10, false), (10, 0, true), (0, 20, true)] {
-            let resize = ProxyResizeProcessor(type: type, width: width, height: height, enlarge: enlarge, maximumDimension: 100)
-            let output = try resize.process(source)
-            #expect(output.width <= 100 && output.height <= 100, "\(type) \(width)x\(height): \(output.width)x\(output.height)")
+        for (width, height, enlarge) in [(0, 0, false), (0, 10, false), (10, 0, true), (0, 20, true), (90, 90, true)] {
+            for padding in [nil, ProcessingOptions.Padding(top: 3, right: 4, bottom: 5, left: 6)] {
+                var options = ProcessingOptions()
+                (options.resizingType, options.width, options.height, options.enlarge) = (type, width, height, enlarge)
+                options.padding = padding
+                options.extend = ProcessingOptions.Extend()
+                let geometry = ProxyGeometry(
+                    source: PixelSize(width: source.width, height: source.height), options: options, maximumDimension: 100)
+                let output = try ProxyRenderer(geometry: geometry, options: options).render(source)
+                #expect(output.width <= 100 && output.height <= 100, "\(type) \(width)x\(height): \(output.width)x\(output.height)")
+                #expect(PixelSize(width: output.width, height: output.height) == geometry.canvasSize)
+            }
         }
     }
 }

@@ -64,5 +64,18 @@ void imago_avif_decoder_destroy(imago_avif_decoder *decoder);
 int imago_avif_next_frame(imago_avif_decoder *decoder, uint8_t *pixels, size_t stride, double *duration,
                           char *message);
 
+/* Whether this libavif has an AV1 encoder (aom, rav1e or SVT-AV1): 1 or 0. */
+int imago_avif_can_encode(void);
+
+/* Encodes straight-alpha RGBA8 rows of `stride` bytes as a still AVIF: 8-bit YUV 4:2:0, BT.601
+ * full range, with an alpha plane when `has_alpha`; `quality` 0...100 (100: lossless quantizers),
+ * `speed` 0 (slowest) ... 10 (fastest); `icc` (`icc_size` bytes, or NULL) is written as the
+ * colour profile. Width and height must be 1...65535. Returns 0 (IMAGO_OK)
+ * with `*output` a malloc'ed buffer for imago_free, or 1 (IMAGO_FAILED) with libavif's words in
+ * `message` (IMAGO_MESSAGE_CAPACITY bytes). */
+int imago_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, int has_alpha, int quality,
+                      int speed, const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size,
+                      char *message);
+
 #endif /* __linux__ */
 #endif

@@ -11,18 +11,27 @@ extension ImageContainer {
     ///
     /// - Parameters:
     ///   - format: ``ImageFormat/png`` (lossless), ``ImageFormat/jpeg`` (transparency composited
-    ///     onto white) or ``ImageFormat/webp`` (transparency kept).
+    ///     onto white), ``ImageFormat/webp`` or ``ImageFormat/avif`` (transparency kept).
     ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses the encoder's default
-    ///     (0.85 for JPEG and WebP). For WebP, 1 means lossless (VP8L), as it does for ImageIO on
-    ///     Apple platforms. Ignored for PNG.
+    ///     (0.85 for JPEG and WebP, 0.8 for AVIF). For WebP, 1 means lossless (VP8L), as it does
+    ///     for ImageIO on Apple platforms. Ignored for PNG.
     ///
     /// Pixels are written as sRGB without a profile, unless the container kept its colour profile
     /// (``ColorProfileHandling/keep``, Linux): then the profile is written into the file (JPEG
-    /// `APP2`, PNG `iCCP`, WebP `ICCP`), so the pixels still mean what they meant.
+    /// `APP2`, PNG `iCCP`, WebP `ICCP`, AVIF `colr`), so the pixels still mean what they meant.
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,
-    ///   a quality outside 0...1, pixels the codec refuses, or WebP on an Apple system whose ImageIO
-    ///   cannot write it.
+    ///   a quality outside 0...1, pixels the codec refuses, WebP or AVIF on an Apple system whose
+    ///   ImageIO cannot write it, or AVIF from a libavif without an AV1 encoder.
     public func encoded(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
+        if format == .avif {
+            // The profile goes into the file through the encoder (libavif writes the `colr` box).
+            var encoder = AVIFEncoder()
+            if let quality { encoder.quality = try Self.checked(quality, for: .avif) }
+            #if os(Linux)
+            encoder.colorProfile = pixelColorProfile
+            #endif
+            return try encoder.encode(bitmap())
+        }
         let encoded = try Self.encoder(for: format, quality: quality).encode(bitmap())
         #if os(Linux)
         // Pixels that kept their profile carry it; sRGB pixels are written without one. (On Apple
@@ -45,8 +54,11 @@ extension ImageContainer {
         case .webp:
             guard let quality else { return WebPEncoder() }
             return WebPEncoder(quality: try checked(quality, for: .webp), isLossless: quality == 1)
+        case .avif:
+            guard let quality else { return AVIFEncoder() }
+            return AVIFEncoder(quality: try checked(quality, for: .avif))
         default:
-            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG or WebP")
+            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG, WebP or AVIF")
         }
     }
 

@@ -3,13 +3,18 @@ import CoreGraphics
 import Foundation
 import ImageIO
 
-/// The Apple back end of ``JPEGEncoder``, ``PNGEncoder`` and ``WebPEncoder``: a `CGImage` over the
+/// The Apple back end of ``JPEGEncoder``, ``PNGEncoder``, ``WebPEncoder`` and ``AVIFEncoder``: a `CGImage` over the
 /// bitmap's bytes, written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
 ///
-/// ImageIO has always written JPEG and PNG; WebP only where the system lists it among
+/// ImageIO has always written JPEG and PNG; WebP and AVIF only where the system lists them among
 /// `CGImageDestinationCopyTypeIdentifiers()` (recent OS versions), which is checked at run time, so
 /// an older system gets an error that says to encode as PNG or JPEG instead of an empty file.
 enum ImageIOEncoder {
+    /// Whether this system's ImageIO lists `identifier` (`public.avif`…) among the types it writes.
+    static func canWrite(_ identifier: String) -> Bool {
+        (CGImageDestinationCopyTypeIdentifiers() as? [String] ?? []).contains(identifier)
+    }
+
     static func encode(_ bitmap: Bitmap, as encoder: some ImageEncoding, quality: Double?)
         throws(ImagePipeline.Error) -> Data
     {
@@ -32,6 +37,7 @@ enum ImageIOEncoder {
             switch encoder.format {
             case .jpeg: "public.jpeg"
             case .webp: "org.webmproject.webp"
+            case .avif: "public.avif"
             default: "public.png"
             }
         let writable = CGImageDestinationCopyTypeIdentifiers() as? [String] ?? []

@@ -21,7 +21,7 @@ package enum Resampler {
             self.init(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
         }
 
-        init(x: Double, y: Double, width: Double, height: Double) {
+        package init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y
             self.width = width

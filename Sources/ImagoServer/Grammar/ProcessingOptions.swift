@@ -1,15 +1,18 @@
 import Imago
 
-/// What a proxy request asks for: the resize, the output format and quality, the background,
-/// parsed from the options segments of a processing path (imgproxy's grammar, a subset).
+/// What a proxy request asks for: the crop, the resize and where it cuts, the rotation, the
+/// filters, the padding, the output format and quality, the background, parsed from the options
+/// segments of a processing path (imgproxy's grammar, the options people use).
 ///
 /// A width or height of 0 means "follow the other side's aspect ratio"; both 0 means no resize.
+/// The geometry types (``Gravity``, ``Crop``, ``Padding``, ``Extend``) live in
+/// `ProcessingOptions+Geometry.swift`.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How the image is fitted to the width and height.
     public enum ResizingType: String, Sendable, Hashable, CaseIterable {
         /// Keep the aspect ratio; the whole image fits inside width x height.
         case fit
-        /// Keep the aspect ratio; cover width x height, then cut the overflow, centred.
+        /// Keep the aspect ratio; cover width x height, then cut the overflow where ``gravity`` says.
         case fill
         /// Ignore the aspect ratio: exactly width x height.
         case force
@@ -20,7 +23,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case jpeg
         case png
         case webp
-        /// WebP when the client's `Accept` names `image/webp`, else JPEG (opaque) or PNG (alpha).
+        case avif
+        /// AVIF when the client's `Accept` names `image/avif` (and this build writes it), else WebP
+        /// when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
         case auto
     }
 
@@ -32,20 +37,59 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var height: Int = 0
     /// Whether an image smaller than the target is enlarged. Default: `false`.
     public var enlarge: Bool = false
-    /// Device-pixel ratio, 1...8 in steps the URL gives. Default: 1.
+    /// Device-pixel ratio, 1...8 in steps the URL gives; multiplies the size, the padding and the
+    /// absolute gravity offsets of the result crop and the extension. Default: 1.
     public var devicePixelRatio: Double = 1
     /// Quality of lossy formats, 0.01...1 (the URL's 1...100, in hundredths: 0 to 1, as for every
     /// quality in Imago); `nil`: the server's default. Default: `nil`.
     public var quality: Double?
     /// Output format. Default: ``OutputFormat/auto``.
     public var format: OutputFormat = .auto
-    /// Background for formats without alpha (JPEG): transparent pixels are composited onto it.
-    /// Default: `nil` (white, as the JPEG encoder does).
+    /// Background for formats without alpha (JPEG): transparent pixels are composited onto it;
+    /// also what padding and extension fill with. Default: `nil` (white in JPEG; padding and
+    /// extension stay transparent where the format keeps alpha).
     public var background: RGBA?
     /// Whether the output is converted to sRGB and written without a profile (`true`), or keeps
     /// the source's pixels and profile (`false`); `nil`: the server's
     /// ``ImageProxyConfiguration/stripsColorProfile``. imgproxy's `strip_color_profile`. Default: `nil`.
     public var stripColorProfile: Bool?
+    /// Where a crop cuts: for `fill` (the overflow) and for ``crop`` without a gravity of its own.
+    /// imgproxy's `gravity`. Default: ``Gravity/center`` without offsets.
+    public var gravity: Gravity = .center
+    /// A part of the source to keep before anything else (after ``rotation``). Default: `nil`.
+    public var crop: Crop?
+    /// Space added around the result, in CSS pixels (times the ratio), filled with ``background``.
+    /// Default: `nil`.
+    public var padding: Padding?
+    /// Whether a result smaller than width x height is placed on a canvas of that size (and where).
+    /// Default: `nil` (never extended).
+    public var extend: Extend?
+    /// Clockwise rotation applied before the crop and the resize: 0, 90, 180 or 270. Default: 0.
+    public var rotation: Int = 0
+    /// Gaussian blur of the result, sigma in pixels (0.01...100); `nil`: none. Default: `nil`.
+    public var blurSigma: Double?
+    /// Sharpening of the result (an unsharp mask), sigma in pixels (0.01...100); `nil`: none.
+    /// Default: `nil`.
+    public var sharpenSigma: Double?
+    /// imgproxy's `strip_metadata`. Outputs never carry the source's EXIF, XMP or IPTC, so both
+    /// values give the same bytes; kept so URLs written for imgproxy parse. Default: `nil`.
+    public var stripMetadata: Bool?
+    /// Unix time after which the URL answers 404 `expired`; `nil` (or a time ≤ 0): never.
+    /// Default: `nil`.
+    public var expires: Int?
+    /// Part of the cache key only: changing it makes a new response without changing the image.
+    /// Default: `nil`.
+    public var cacheBuster: String?
+    /// The most pixels (width x height) a source may have for this request, in pixels (the URL
+    /// gives megapixels); never above the server's own limit. A security option: refused (403)
+    /// unless the server allows them. Default: `nil` (the server's limit).
+    public var maximumSourcePixels: Int?
+    /// The most bytes a source may have for this request; never above the server's own limit. A
+    /// security option: refused (403) unless the server allows them. Default: `nil`.
+    public var maximumSourceBytes: Int?
+    /// The presets the path named, in the order they were applied (the server's `default` preset
+    /// first when it has one). Default: none.
+    public var presets: [String] = []
 
     public init() {}
 
@@ -56,13 +100,23 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// See ``pixelWidth``.
     public var pixelHeight: Int { Self.scaled(height, by: devicePixelRatio) }
 
-    private static func scaled(_ length: Int, by ratio: Double) -> Int {
+    /// The padding in pixels (each side times the ratio, rounded); zero when there is none.
+    public var pixelPadding: Padding {
+        guard let padding else { return Padding(top: 0, right: 0, bottom: 0, left: 0) }
+        return Padding(
+            top: Self.scaled(padding.top, by: devicePixelRatio), right: Self.scaled(padding.right, by: devicePixelRatio),
+            bottom: Self.scaled(padding.bottom, by: devicePixelRatio), left: Self.scaled(padding.left, by: devicePixelRatio))
+    }
+
+    static func scaled(_ length: Int, by ratio: Double) -> Int {
         guard length > 0 else { return 0 }
         // Both are bounded by the parser (length ≤ 100,000, ratio ≤ 8), so this cannot overflow.
         return max(1, Int((Double(length) * ratio).rounded()))
     }
 
-    /// A canonical text of the options, for cache keys and ETags: equal options, equal text.
+    /// A canonical text of every option that changes the output (or, like the cache buster and
+    /// the source limits, which response a request may get), for cache keys and ETags: equal
+    /// options, equal text; different outputs, different texts.
     public var canonical: String {
         var parts = ["rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0)", "dpr:\(devicePixelRatio)"]
         if let quality { parts.append("q:\(Int((quality * 100).rounded()))") }
@@ -71,6 +125,17 @@ public struct ProcessingOptions: Sendable, Hashable {
             parts.append("bg:\(ProcessingOptionsParser.hex(background))")
         }
         if let stripColorProfile { parts.append("scp:\(stripColorProfile ? 1 : 0)") }
+        if gravity != .center { parts.append("g:\(gravity.canonical)") }
+        if let crop { parts.append("c:\(crop.width):\(crop.height):\(crop.gravity?.canonical ?? "-")") }
+        if let padding { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
+        if let extend { parts.append("ex:\(extend.gravity.canonical)") }
+        if rotation != 0 { parts.append("rot:\(rotation)") }
+        if let blurSigma { parts.append("bl:\(blurSigma)") }
+        if let sharpenSigma { parts.append("sh:\(sharpenSigma)") }
+        if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }
+        if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
+        // Length-prefixed: a cache buster is free text and must not read as other options.
+        if let cacheBuster { parts.append("cb:\(cacheBuster.utf8.count):\(cacheBuster)") }
         return parts.joined(separator: "/")
     }
 }

@@ -1,24 +1,56 @@
 import Imago
 
-/// Reads option segments (`rs:fill:300:200`, `q:80`…) into ``ProcessingOptions``.
+/// Reads option segments (`rs:fill:300:200`, `q:80`…) into ``ProcessingOptions``, with imgproxy's
+/// syntax and defaults; every number is bounded here, so nothing computed from it later can
+/// overflow. Each malformed option is a `bad_options` error naming it.
 ///
 /// | option | arguments | |
 /// |---|---|---|
-/// | `rs`, `resize` | `type:width:height:enlarge` | any argument may be empty (kept) |
+/// | `rs`, `resize` | `type:width:height:enlarge:extend:gravity…` | any argument may be empty (kept) |
 /// | `rt`, `resizing_type` | `fit`, `fill`, `force` | |
-/// | `s`, `size` | `width:height:enlarge` | |
+/// | `s`, `size` | `width:height:enlarge:extend:gravity…` | |
 /// | `w`, `width`; `h`, `height` | 0...100000 | 0: from the other side |
 /// | `el`, `enlarge` | `1`, `0`, `t`, `f`, `true`, `false` | |
+/// | `ex`, `extend` | boolean, then a gravity (not `sm`) | |
 /// | `dpr` | a number in (0, 8] | |
+/// | `g`, `gravity` | `no so ea we noea nowe soea sowe ce` + offsets; `fp:x:y`; `sm` | offsets ±100000 |
+/// | `c`, `crop` | `width:height:gravity…` | ≥1 pixels, <1 a share, 0 whole side |
+/// | `pd`, `padding` | `top:right:bottom:left` (CSS shorthand) | 0...100000 each |
+/// | `rot`, `rotate` | a multiple of 90 | |
+/// | `bl`, `blur`; `sh`, `sharpen` | sigma 0...100 | 0: none |
 /// | `q`, `quality` | 0...100 | 0: the server's default |
-/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `auto` | |
-/// | `bg`, `background` | `RRGGBB`, `RGB` or `R:G:B` | |
-/// | `scp`, `strip_color_profile` | `1`, `0`, `t`, `f`, `true`, `false` | 0: keep the source's profile |
+/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `avif`, `auto` | |
+/// | `bg`, `background` | `RRGGBB`, `RGB` or `R:G:B` | empty: none |
+/// | `scp`, `strip_color_profile`; `sm`, `strip_metadata` | boolean | |
+/// | `exp`, `expires` | unix time | ≤ 0: never |
+/// | `cb`, `cachebuster` | any text | empty: none |
+/// | `pr`, `preset` | preset names | from ``ProcessingPresets`` |
+/// | `msr`, `max_src_resolution` | megapixels, 0...100000 | security option |
+/// | `msfs`, `max_src_file_size` | bytes, 0...10^12 | security option |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
     static let maximumLength = 100_000
+    /// The largest blur or sharpen sigma, in pixels.
+    static let maximumSigma = 100.0
 
     var options = ProcessingOptions()
+    /// What `pr:` may name.
+    let presets: ProcessingPresets
+    /// The presets being applied, innermost last: a preset that names itself (directly or through
+    /// another) is skipped there, as imgproxy skips it, so applying presets always ends.
+    private var applying: [Substring] = []
+    /// Preset segments applied so far: presets naming presets could multiply the work, so it is
+    /// bounded (``maximumPresetSegments``).
+    private var presetSegments = 0
+    /// The most preset segments one path may apply.
+    static let maximumPresetSegments = 1024
+
+    init(presets: ProcessingPresets = .none) {
+        self.presets = presets
+    }
+
+    /// The options names `unknown option` lists.
+    static let knownOptions = "rs, rt, s, w, h, el, ex, dpr, g, c, pd, rot, bl, sh, q, f, bg, scp, sm, exp, cb, pr, msr, msfs"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
@@ -27,17 +59,17 @@ struct ProcessingOptionsParser {
             throw .badOptions("the option \(Self.quoted(segment)) has no arguments; write name:argument")
         }
         let arguments = Array(parts.dropFirst())
-        guard arguments.count <= 5 else { throw .badOptions("the option \(Self.quoted(name)) has too many arguments") }
+        guard arguments.count <= 16 else { throw .badOptions("the option \(Self.quoted(name)) has too many arguments") }
         switch name {
         case "rs", "resize":
-            try expect(arguments, atMost: 4, for: name)
+            try expect(arguments, atMost: 8, for: name)
             if !arguments[0].isEmpty { options.resizingType = try Self.resizingType(arguments[0]) }
             try applySize(Array(arguments.dropFirst()), for: name)
         case "rt", "resizing_type":
             try expect(arguments, atMost: 1, for: name)
             options.resizingType = try Self.resizingType(arguments[0])
         case "s", "size":
-            try expect(arguments, atMost: 3, for: name)
+            try expect(arguments, atMost: 7, for: name)
             try applySize(arguments, for: name)
         case "w", "width":
             try expect(arguments, atMost: 1, for: name)
@@ -48,9 +80,36 @@ struct ProcessingOptionsParser {
         case "el", "enlarge":
             try expect(arguments, atMost: 1, for: name)
             options.enlarge = try Self.boolean(arguments[0], for: name)
+        case "ex", "extend":
+            options.extend = try Self.extend(arguments[...], for: name)
         case "dpr":
             try expect(arguments, atMost: 1, for: name)
             options.devicePixelRatio = try Self.ratio(arguments[0])
+        case "g", "gravity":
+            options.gravity = try Self.gravity(arguments[...], allowsSmart: true, for: name)
+        case "c", "crop":
+            options.crop = try Self.crop(arguments, for: name)
+        case "pd", "padding":
+            options.padding = try Self.padding(arguments, for: name)
+        case "rot", "rotate":
+            try expect(arguments, atMost: 1, for: name)
+            options.rotation = try Self.rotation(arguments[0], for: name)
+        case "bl", "blur":
+            try expect(arguments, atMost: 1, for: name)
+            let sigma = try Self.decimal(arguments[0], in: 0...Self.maximumSigma, for: name)
+            options.blurSigma = sigma > 0 ? sigma : nil
+        case "sh", "sharpen":
+            try expect(arguments, atMost: 1, for: name)
+            let sigma = try Self.decimal(arguments[0], in: 0...Self.maximumSigma, for: name)
+            options.sharpenSigma = sigma > 0 ? sigma : nil
+        default:
+            try applyOther(name, arguments)
+        }
+    }
+
+    /// The options that are not geometry: output, metadata, caching, presets, limits.
+    private mutating func applyOther(_ name: Substring, _ arguments: [Substring]) throws(ProcessingPathError) {
+        switch name {
         case "q", "quality":
             try expect(arguments, atMost: 1, for: name)
             let quality = try Self.integer(arguments[0], in: 0...100, for: name)
@@ -58,24 +117,68 @@ struct ProcessingOptionsParser {
         case "f", "format", "ext":
             try expect(arguments, atMost: 1, for: name)
             guard let format = Self.format(named: arguments[0]) else {
-                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp or auto")
+                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp, avif or auto")
             }
             options.format = format
         case "bg", "background":
-            options.background = try Self.color(arguments)
+            // imgproxy: an empty argument turns the background off.
+            options.background = arguments == [""] ? nil : try Self.color(arguments)
         case "scp", "strip_color_profile":
             try expect(arguments, atMost: 1, for: name)
             options.stripColorProfile = try Self.boolean(arguments[0], for: name)
+        case "sm", "strip_metadata":
+            try expect(arguments, atMost: 1, for: name)
+            options.stripMetadata = try Self.boolean(arguments[0], for: name)
+        case "exp", "expires":
+            try expect(arguments, atMost: 1, for: name)
+            let timestamp = try Self.signedInteger(arguments[0], for: name)
+            options.expires = timestamp > 0 ? timestamp : nil
+        case "cb", "cachebuster":
+            try expect(arguments, atMost: 1, for: name)
+            options.cacheBuster = arguments[0].isEmpty ? nil : String(arguments[0])
+        case "pr", "preset":
+            try applyPresets(arguments, for: name)
+        case "msr", "max_src_resolution":
+            try expect(arguments, atMost: 1, for: name)
+            let megapixels = try Self.decimal(arguments[0], in: 0...100_000, for: name)
+            // At most 10^11 pixels: an Int, whatever the platform's Double rounding.
+            options.maximumSourcePixels = megapixels > 0 ? Int((megapixels * 1_000_000).rounded()) : nil
+        case "msfs", "max_src_file_size":
+            try expect(arguments, atMost: 1, for: name)
+            let bytes = try Self.signedInteger(arguments[0], digits: 12, for: name)
+            guard bytes >= 0 else { throw .badOptions("\(Self.quoted(name)) takes a number of bytes, 0 or more") }
+            options.maximumSourceBytes = bytes > 0 ? bytes : nil
         default:
-            throw .badOptions(
-                "unknown option \(Self.quoted(name)); known: rs, rt, s, w, h, el, dpr, q, f, bg, scp (README, \"imago serve\")")
+            throw .badOptions("unknown option \(Self.quoted(name)); known: \(Self.knownOptions) (README, \"imago serve\")")
         }
     }
 
+    /// Applies the presets `names` in order (imgproxy's `pr:NAME:NAME…`).
+    mutating func applyPresets(_ names: [Substring], for option: Substring) throws(ProcessingPathError) {
+        for name in names {
+            guard let segments = presets.definitions[String(name)] else {
+                throw .badOptions("\(Self.quoted(option)): unknown preset \(Self.quoted(name))")
+            }
+            if applying.contains(name) { continue }  // a preset that names itself: once is enough
+            applying.append(name)
+            options.presets.append(String(name))
+            for segment in segments {
+                presetSegments += 1
+                guard presetSegments <= Self.maximumPresetSegments else {
+                    throw .badOptions("\(Self.quoted(option)): the presets apply more than \(Self.maximumPresetSegments) options")
+                }
+                try apply(Substring(segment))
+            }
+            applying.removeLast()
+        }
+    }
+
+    /// `width:height:enlarge:extend:gravity…` (each may be empty, which keeps what was there).
     private mutating func applySize(_ arguments: [Substring], for name: Substring) throws(ProcessingPathError) {
         if arguments.count > 0, !arguments[0].isEmpty { options.width = try Self.length(arguments[0], for: name) }
         if arguments.count > 1, !arguments[1].isEmpty { options.height = try Self.length(arguments[1], for: name) }
         if arguments.count > 2, !arguments[2].isEmpty { options.enlarge = try Self.boolean(arguments[2], for: name) }
+        if arguments.count > 3, !arguments[3].isEmpty { options.extend = try Self.extend(arguments[3...], for: name) }
     }
 
     private func expect(_ arguments: [Substring], atMost count: Int, for name: Substring) throws(ProcessingPathError) {
@@ -95,75 +198,20 @@ struct ProcessingOptionsParser {
         try integer(text, in: 0...maximumLength, for: name)
     }
 
-    /// A decimal integer of at most 9 digits within `range`.
-    static func integer(_ text: Substring, in range: ClosedRange<Int>, for name: Substring) throws(ProcessingPathError) -> Int {
-        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text),
-            range.contains(value)
-        else {
-            throw .badOptions("\(quoted(name)) takes a whole number in \(range.lowerBound)...\(range.upperBound), got \(quoted(text))")
-        }
-        return value
-    }
-
-    static func boolean(_ text: Substring, for name: Substring) throws(ProcessingPathError) -> Bool {
-        switch text {
-        case "1", "t", "true": return true
-        case "0", "f", "false": return false
-        default: throw .badOptions("\(quoted(name)) takes 1 or 0 (true or false), got \(quoted(text))")
-        }
-    }
-
-    /// A device-pixel ratio: digits with at most one dot, in (0, 8].
-    static func ratio(_ text: Substring) throws(ProcessingPathError) -> Double {
-        let valid =
-            !text.isEmpty && text.utf8.count <= 8 && text.utf8.filter { $0 == 46 }.count <= 1
-            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 46 }
-        guard valid, let value = Double(text), value > 0, value <= 8 else {
-            throw .badOptions("dpr takes a number greater than 0 and at most 8, got \(quoted(text))")
-        }
-        return value
-    }
-
     static func format(named text: Substring) -> ProcessingOptions.OutputFormat? {
         switch text.lowercased() {
         case "jpg", "jpeg": .jpeg
         case "png": .png
         case "webp": .webp
+        case "avif": .avif
         case "auto": .auto
         default: nil
         }
-    }
-
-    /// `RRGGBB`, `RGB` (hex) or `R:G:B` (0...255 each).
-    static func color(_ arguments: [Substring]) throws(ProcessingPathError) -> RGBA {
-        if arguments.count == 3 {
-            var channels: [UInt8] = []
-            for argument in arguments {
-                channels.append(UInt8(try integer(argument, in: 0...255, for: "bg")))
-            }
-            return RGBA(channels[0], channels[1], channels[2])
-        }
-        guard arguments.count == 1 else { throw .badOptions("bg takes RRGGBB, RGB or R:G:B") }
-        var digits = Array(arguments[0].utf8).compactMap(\.hexDigitValue)
-        guard digits.count == arguments[0].utf8.count, digits.count == 6 || digits.count == 3 else {
-            throw .badOptions("bg takes a hex colour RRGGBB or RGB, or R:G:B, got \(quoted(arguments[0]))")
-        }
-        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
-        return RGBA(digits[0] << 4 | digits[1], digits[2] << 4 | digits[3], digits[4] << 4 | digits[5])
     }
 
     /// `rrggbb`.
     static func hex(_ color: RGBA) -> String {
         let digits = Array("0123456789abcdef")
         return String([color.r, color.g, color.b].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
-    }
-
-    /// Untrusted text for a message: at most 40 characters, quoted, control characters escaped.
-    static func quoted(_ text: Substring) -> String {
-        let shown = text.count > 40 ? text.prefix(40) + "…" : text
-        let escaped = shown.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-        }.joined()
-        return "\"\(escaped)\""
     }
 }

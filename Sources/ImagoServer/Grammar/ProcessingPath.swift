@@ -33,8 +33,9 @@ public struct ProcessingPath: Sendable, Hashable {
         self.source = source
     }
 
-    /// Parses a request path (without query string).
-    public static func parse(_ path: String) throws(ProcessingPathError) -> ProcessingPath {
+    /// Parses a request path (without query string); `pr:` names the presets of `presets`, whose
+    /// `default` preset applies first, and which may say that paths name presets only.
+    public static func parse(_ path: String, presets: ProcessingPresets = .none) throws(ProcessingPathError) -> ProcessingPath {
         guard path.utf8.count <= maximumLength else {
             throw .badPath("the path is \(path.utf8.count) bytes long, more than the \(maximumLength) accepted")
         }
@@ -46,7 +47,23 @@ public struct ProcessingPath: Sendable, Hashable {
         let signature = String(body[..<slash])  // may be empty: the signer calls that missing
         let signedPart = String(body[slash...])
         var segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
-        var parser = ProcessingOptionsParser()
+        var parser = ProcessingOptionsParser(presets: presets)
+        if presets.definitions["default"] != nil { try parser.applyPresets(["default"], for: "default") }
+        if presets.onlyPresets {
+            // imgproxy's only-presets mode: `/{signature}/{name}:{name}…/{source}`.
+            guard let names = segments.first, !names.isEmpty, segments.count > 1 else {
+                throw .badPath("expected /{signature}/{preset}:{preset}…/{source}: this server takes presets only")
+            }
+            try parser.applyPresets(names.split(separator: ":", omittingEmptySubsequences: false), for: "preset")
+            segments = segments.dropFirst()
+            if segments.first == "plain" {
+                segments = segments.dropFirst()
+                let source = try plainSource(segments.joined(separator: "/"), parser: &parser)
+                return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
+            }
+            let source = try encodedSource(segments.joined(), parser: &parser)
+            return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
+        }
         while let segment = segments.first {
             if segment == "plain" {
                 segments = segments.dropFirst()
@@ -89,7 +106,7 @@ public struct ProcessingPath: Sendable, Hashable {
         if let dot = encoded.lastIndex(of: ".") {
             let suffix = encoded[encoded.index(after: dot)...]
             guard let format = ProcessingOptionsParser.format(named: suffix) else {
-                throw .badOptions("unknown extension \(ProcessingOptionsParser.quoted(suffix)); use jpg, jpeg, png, webp or auto")
+                throw .badOptions("unknown extension \(ProcessingOptionsParser.quoted(suffix)); use jpg, jpeg, png, webp, avif or auto")
             }
             parser.options.format = format
             encoded = encoded[..<dot]

@@ -1,10 +1,15 @@
 import Foundation
 
-/// One encoded response body with its content type and strong ETag.
+/// One encoded response body with its content type and strong ETag, and how long it may be kept:
+/// no longer than the source it was made from.
 struct EncodedImage: Sendable {
     var data: Data
     var contentType: String
     var etag: String
     var width: Int
     var height: Int
+    /// When the source stops being fresh; `nil`: no expiry known.
+    var expiresAt: Date? = nil
+    /// `false` when the source said `no-store`: the response tier does not keep it.
+    var isStorable = true
 }

@@ -2,22 +2,34 @@
 import Crypto
 import Foundation
 import Imago
+import Synchronization
 
 /// The image proxy without its HTTP server: a request path and two request headers in, a
 /// ``ProxyResponse`` out. ``ImagoServer`` mounts it on Hummingbird; another server can too.
 ///
-/// A request: parse the path (400), check the signature (403), the output size (400) and the
-/// source policy (403); serve from the response tier (encoded bytes) or, through the bounded
-/// admission queue (503 when full), from the pipeline (memory, disk, network), then encode.
+/// A request: parse the path (400; presets expanded), check the signature (403), the expiry
+/// (404), the security options (403), the output size (400) and the source policy (403); serve
+/// from the response tier (encoded bytes) or, through the bounded admission queue (503 when
+/// full), make it: the source decoded (from the decoded tier, or the pipeline's disk cache or
+/// network, then decoded at the reduction the request needs), rendered, encoded
+/// (`ImageProxy+Produce.swift`).
 public final class ImageProxy: Sendable {
     public let configuration: ImageProxyConfiguration
     public let pipeline: ImagePipeline
     public let metrics: ServerMetrics
     let admission: AdmissionQueue
     private let responses: MemoryCache<String, EncodedImage>
+    /// The decoded tier: sources as shrink-on-load made them, for their other sizes.
+    let decodedSources: DecodedSourceStore
+    /// Decodes under way, joined by requests that need the same one.
+    let decodeFlights = DecodeFlights()
+    /// Sources decoded since start (every decode, shared or not): for tests and benchmarks.
+    let decodeCounter = Atomic<Int>(0)
     private let loader: GuardedDataLoader
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
+    /// Whether this build of Imago can write AVIF (`ImageContainer.encoded(as: .avif)`).
+    public let canWriteAVIF: Bool
 
     public init(
         configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(),
@@ -38,8 +50,10 @@ public final class ImageProxy: Sendable {
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
         responses = MemoryCache(
             configuration: .init(costLimit: max(0, configuration.responseCacheBytes), countLimit: 100_000))
-        canWriteWebP = (try? ImageContainer(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
-            .encoded(as: .webp)) != nil
+        decodedSources = DecodedSourceStore(byteLimit: configuration.decodedSourceBytes)
+        let probe = try? ImageContainer(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
+        canWriteWebP = (try? probe?.encoded(as: .webp)) != nil
+        canWriteAVIF = (try? probe?.encoded(as: .avif)) != nil
     }
 
     /// Closes the source connections.
@@ -49,6 +63,12 @@ public final class ImageProxy: Sendable {
 
     /// Requests running and waiting for a slot.
     public var admissionCounts: (running: Int, waiting: Int) { admission.counts }
+
+    /// Sources decoded since start.
+    public var decodeCount: Int { decodeCounter.load(ordering: .relaxed) }
+
+    /// Bytes and entries in the decoded tier.
+    public var decodedTierTotals: (bytes: Int, count: Int) { decodedSources.totals }
 
     /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`.
     public func respond(path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {
@@ -69,33 +89,39 @@ public final class ImageProxy: Sendable {
         try checkPolicy(parsed)
         let plan = plan(for: parsed, accept: accept)
         if let cached = responses.value(forKey: plan.key) {
-            metrics.recordHit(tier: "response")
-            return response(for: cached, plan: plan, ifNoneMatch: ifNoneMatch)
+            if let expiresAt = cached.expiresAt, expiresAt <= configuration.now() {
+                responses.removeValue(forKey: plan.key)  // made from a source that is no longer fresh
+            } else {
+                metrics.recordHit(tier: "response")
+                return response(for: cached, plan: plan, ifNoneMatch: ifNoneMatch)
+            }
         }
         let outcome = await admission.run { () async -> Result<EncodedImage, ProxyError> in
             do throws(ProxyError) {
-                return .success(try await self.produce(parsed, acceptsWebP: plan.acceptsWebP))
+                return .success(try await self.produce(parsed, format: plan.format))
             } catch {
                 return .failure(error)
             }
         }
         guard let outcome else { throw .overloaded(retryAfter: configuration.retryAfterSeconds) }
         let encoded = try outcome.get()
-        responses.store(encoded, forKey: plan.key, cost: encoded.data.count + plan.key.utf8.count)
+        if encoded.isStorable {
+            responses.store(encoded, forKey: plan.key, cost: encoded.data.count + plan.key.utf8.count)
+        }
         return response(for: encoded, plan: plan, ifNoneMatch: ifNoneMatch)
     }
 
     /// The path's grammar: signature, options, source.
     private func parse(_ path: String) throws(ProxyError) -> ProcessingPath {
         do {
-            return try ProcessingPath.parse(path)
+            return try ProcessingPath.parse(path, presets: configuration.presets)
         } catch {
             throw ProxyError(error)
         }
     }
 
-    /// The server's rules for a parsed path: its signature, the output size, the source, the
-    /// output format this build can write.
+    /// The server's rules for a parsed path: its signature, its expiry, the security options, the
+    /// output size, the source, the output format this build can write.
     private func checkPolicy(_ parsed: ProcessingPath) throws(ProxyError) {
         if let signer = configuration.signer, let refusal = signer.check(signature: parsed.signature, for: parsed.signedPart) {
             let message =
@@ -105,20 +131,56 @@ public final class ImageProxy: Sendable {
             throw ProxyError(status: 403, code: refusal.code, message: message)
         }
         let options = parsed.options
-        let limit = configuration.maximumOutputDimension
-        guard options.pixelWidth <= limit, options.pixelHeight <= limit else {
-            throw ProxyError(
-                status: 400, code: "too_large",
-                message: "the output would be \(options.pixelWidth)x\(options.pixelHeight) pixels; this server makes at most \(limit) a side")
+        if let expires = options.expires, Double(expires) < configuration.now().timeIntervalSince1970 {
+            // imgproxy answers an expired URL with 404.
+            throw ProxyError(status: 404, code: "expired", message: "the URL expired (expires:\(expires))")
         }
+        if !configuration.allowsSecurityOptions, options.maximumSourcePixels != nil || options.maximumSourceBytes != nil {
+            throw ProxyError(
+                status: 403, code: "forbidden_option",
+                message: "max_src_resolution and max_src_file_size are security options, which this server does not take from URLs")
+        }
+        try checkOutputSize(options)
         if let reason = configuration.sourcePolicy.refusal(for: parsed.source) {
             throw ProxyError(
                 status: 403, code: "forbidden_source",
                 message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
         }
-        if options.format == .webp, !canWriteWebP {
-            throw ProxyError(
+        if let refusal = Self.unsupportedOutput(options.format, canWriteWebP: canWriteWebP, canWriteAVIF: canWriteAVIF) {
+            throw refusal
+        }
+    }
+
+    /// The 400 for an output format this build cannot write, or `nil`.
+    static func unsupportedOutput(
+        _ format: ProcessingOptions.OutputFormat, canWriteWebP: Bool, canWriteAVIF: Bool
+    ) -> ProxyError? {
+        switch format {
+        case .webp where !canWriteWebP:
+            ProxyError(
                 status: 400, code: "unsupported_output", message: "this build cannot write WebP yet; ask for f:jpeg, f:png or f:auto")
+        case .avif where !canWriteAVIF:
+            ProxyError(
+                status: 400, code: "unsupported_output",
+                message: "this build cannot write AVIF (libavif without an AV1 encoder); ask for f:webp, f:jpeg, f:png or f:auto")
+        default:
+            nil
+        }
+    }
+
+    /// The sides a path gives, with its padding, within `--max-dimension` (whatever the path leaves
+    /// open is bounded when the image is made: ``ProxyGeometry``).
+    private func checkOutputSize(_ options: ProcessingOptions) throws(ProxyError) {
+        let limit = configuration.maximumOutputDimension
+        let padding = options.pixelPadding
+        // Each term is at most 800,000 (parser bounds times the ratio): no overflow.
+        let width = max(options.pixelWidth, 1) + padding.horizontal
+        let height = max(options.pixelHeight, 1) + padding.vertical
+        guard options.pixelWidth <= limit, options.pixelHeight <= limit, width <= limit, height <= limit else {
+            let padded = padding.horizontal + padding.vertical > 0 ? " with its padding" : ""
+            throw ProxyError(
+                status: 400, code: "too_large",
+                message: "the output would be \(max(options.pixelWidth, width))x\(max(options.pixelHeight, height)) pixels\(padded); this server makes at most \(limit) a side")
         }
     }
 
@@ -126,8 +188,9 @@ public final class ImageProxy: Sendable {
     private struct ResponsePlan {
         /// The response cache's key: negotiated format, options, colour handling and source.
         var key: String
-        /// Whether `f:auto` may answer WebP (the client's `Accept` names it).
-        var acceptsWebP: Bool
+        /// The format the response is written in (`f:auto` negotiated; `nil`: JPEG or PNG by the
+        /// image's alpha).
+        var format: ImageFormat?
         /// `Cache-Control: max-age`, longer for signed paths.
         var maxAge: Int
         /// Whether the response varies with `Accept` (`f:auto`).
@@ -137,14 +200,34 @@ public final class ImageProxy: Sendable {
     /// Negotiates the output format with `accept` and names the response.
     private func plan(for parsed: ProcessingPath, accept: String?) -> ResponsePlan {
         let options = parsed.options
-        let acceptsWebP = canWriteWebP && (accept ?? "").lowercased().contains("image/webp")
-        let negotiated = options.format == .auto ? (acceptsWebP ? "webp" : "nowebp") : options.format.rawValue
+        let format: ImageFormat? =
+            switch options.format {
+            case .jpeg: .jpeg
+            case .png: .png
+            case .webp: .webp
+            case .avif: .avif
+            case .auto: Self.negotiate(accept: accept, canWriteAVIF: canWriteAVIF, canWriteWebP: canWriteWebP)
+            }
+        let negotiated = format.map { "\($0)" } ?? "jpeg-or-png"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
+        var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
+        if let expires = options.expires {
+            // Never cached beyond the URL's own expiry.
+            maxAge = max(0, min(maxAge, Int(min(Double(expires) - configuration.now().timeIntervalSince1970, Double(Int32.max)))))
+        }
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            acceptsWebP: acceptsWebP,
-            maxAge: configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge,
-            varies: options.format == .auto)
+            format: format, maxAge: maxAge, varies: options.format == .auto)
+    }
+
+    /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
+    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (JPEG
+    /// for opaque images, PNG for transparent ones).
+    static func negotiate(accept: String?, canWriteAVIF: Bool, canWriteWebP: Bool) -> ImageFormat? {
+        let accepted = (accept ?? "").lowercased()
+        if canWriteAVIF, accepted.contains("image/avif") { return .avif }
+        if canWriteWebP, accepted.contains("image/webp") { return .webp }
+        return nil
     }
 
     private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
@@ -166,80 +249,6 @@ public final class ImageProxy: Sendable {
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == etag
         }
-    }
-
-    /// Loads, resizes and encodes.
-    private func produce(_ parsed: ProcessingPath, acceptsWebP: Bool) async throws(ProxyError) -> EncodedImage {
-        let options = parsed.options
-        let resize = ProxyResizeProcessor(
-            type: options.resizingType, width: options.pixelWidth, height: options.pixelHeight, enlarge: options.enlarge,
-            maximumDimension: configuration.maximumOutputDimension)
-        var request = ImageRequest(url: parsed.source, processors: [resize])
-        request.colorProfileHandling = options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
-        request.maximumPixelSize = resize.shrinkOnLoadSide
-        let loaded: ImageResponse
-        do {
-            loaded = try await pipeline.image(for: request)
-        } catch {
-            throw ProxyError(error)
-        }
-        metrics.recordHit(tier: loaded.source.rawValue)
-        if loaded.source == .network, let count = loaded.encodedByteCount { metrics.recordSourceBytes(count) }
-        do throws(ImagePipeline.Error) {
-            var bitmap = try loaded.container.bitmap()
-            let format: ImageFormat
-            switch options.format {
-            case .jpeg: format = .jpeg
-            case .png: format = .png
-            case .webp: format = .webp
-            case .auto: format = acceptsWebP ? .webp : (bitmap.alphaMode == .opaque ? .jpeg : .png)
-            }
-            if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
-                bitmap = Self.flatten(bitmap, onto: background)
-            }
-            let quality = options.quality ?? configuration.defaultQuality
-            // JPEG: progressive, through the encoder itself; PNG and WebP through the container.
-            var data =
-                format == .jpeg
-                ? try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
-                : try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
-            // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
-            if let profile = loaded.container.pixelColorProfile { data = try profile.embedded(in: data, format: format) }
-            let digest = SHA256.hash(data: data)
-            let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
-            return EncodedImage(
-                data: data, contentType: Self.contentType(format), etag: etag, width: bitmap.width, height: bitmap.height)
-        } catch {
-            throw ProxyError(error)
-        }
-    }
-
-    static func contentType(_ format: ImageFormat) -> String {
-        switch format {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        default: "application/octet-stream"
-        }
-    }
-
-    /// `bitmap` composited onto `background`, opaque.
-    static func flatten(_ bitmap: Bitmap, onto background: RGBA) -> Bitmap {
-        var pixels = bitmap.pixels
-        let premultiplied = bitmap.alphaMode == .premultiplied
-        let backdrop = [Int(background.r), Int(background.g), Int(background.b)]
-        var index = 0
-        while index + 3 < pixels.count {
-            let alpha = Int(pixels[index + 3])
-            for channel in 0..<3 {
-                let value = Int(pixels[index + channel])
-                let covered = premultiplied ? value * 255 : value * alpha
-                pixels[index + channel] = UInt8(min(255, (covered + backdrop[channel] * (255 - alpha) + 127) / 255))
-            }
-            pixels[index + 3] = 255
-            index += 4
-        }
-        return Bitmap(width: bitmap.width, height: bitmap.height, alphaMode: .opaque, pixels: pixels)
     }
 }
 #endif

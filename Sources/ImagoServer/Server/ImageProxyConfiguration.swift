@@ -39,6 +39,19 @@ public struct ImageProxyConfiguration: Sendable {
     /// says `scp:0` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`); `false` keeps each source's pixels
     /// and profile unless a URL says `scp:1`. Default: `true`, as imgproxy and browsers expect.
     public var stripsColorProfile: Bool = true
+    /// The presets paths may name (`pr:NAME`), and whether paths name presets only
+    /// (`--preset NAME=OPTIONS`, `--only-presets`). Default: none.
+    public var presets: ProcessingPresets = .none
+    /// Whether paths may set the security options `max_src_resolution` and `max_src_file_size`
+    /// (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); they can only lower the server's own
+    /// limits. Refused with 403 `forbidden_option` when `false`. Default: `false`.
+    public var allowsSecurityOptions: Bool = false
+    /// Bytes of decoded sources kept in memory so that later sizes of a source are made without
+    /// decoding it again (the `decoded` tier; 0 turns it off). Default: 256 MiB.
+    public var decodedSourceBytes: Int = 256 * 1024 * 1024
+    /// The time: when a URL's `expires` has passed, and when what was made from a source stops
+    /// being fresh. Tests pass a clock of their own. Default: the system's.
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(
         signer: URLSigner? = nil, sourcePolicy: SourcePolicy = SourcePolicy(), maximumOutputDimension: Int = 4096,

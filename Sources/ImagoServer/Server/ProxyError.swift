@@ -5,8 +5,8 @@ import Imago
 /// | status | codes |
 /// |---|---|
 /// | 400 | `bad_path`, `bad_options`, `bad_source`, `too_large`, `unsupported_output` |
-/// | 403 | `signature_missing`, `signature_invalid`, `forbidden_source` |
-/// | 404 | `source_not_found` |
+/// | 403 | `signature_missing`, `signature_invalid`, `forbidden_source`, `forbidden_option` |
+/// | 404 | `source_not_found`, `expired` |
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
 /// | 502 | `source_failed` |

@@ -4,7 +4,7 @@ import Testing
 @testable import Imago
 
 #if os(Linux) || os(macOS)
-import ImagoServer
+@testable import ImagoServer
 #endif
 
 /// Replays every file of every `Fuzz/*/corpus` and `Fuzz/*/crashes` folder through the call its
@@ -112,9 +112,23 @@ enum FuzzCorpus {
     static func processingURL(_ data: Data) {
         #if os(Linux) || os(macOS)
         let text = String(decoding: data, as: UTF8.self)
-        if let path = try? ProcessingPath.parse(text) {
-            _ = path.options.canonical
-            _ = path.options.pixelWidth * path.options.pixelHeight
+        let presets = (try? ProcessingPresets(definitions: [
+            "default=q:70", "thumb=rs:fill:300:200:1:1:sm/g:fp:0.5:0.5", "a=pr:b/bl:2/c:0.5:10:no", "b=pr:a/pd:1:2/rot:-90",
+        ])) ?? .none
+        var onlyPresets = presets
+        onlyPresets.onlyPresets = true
+        for table in [ProcessingPresets.none, presets, onlyPresets] {
+            if let path = try? ProcessingPath.parse(text, presets: table) {
+                let options = path.options
+                _ = options.canonical
+                _ = options.pixelWidth * options.pixelHeight
+                _ = options.pixelPadding.horizontal + options.pixelPadding.vertical
+                // The geometry of every request size arithmetic (sources as decoders allow them).
+                for (width, height) in [(1, 1), (4032, 3024), (65_500, 3), (7, 65_500)] {
+                    let geometry = ProxyGeometry(source: PixelSize(width: width, height: height), options: options, maximumDimension: 16_384)
+                    _ = geometry.requiredScale + Double(geometry.canvasSize.width * geometry.canvasSize.height)
+                }
+            }
         }
         if let address = IPAddress(text) {
             _ = address.nonPublicKind
