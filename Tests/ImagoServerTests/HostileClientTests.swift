@@ -116,7 +116,7 @@ import Testing
             try warm.send(Self.healthz)
             #expect(await warm.readResponse(within: .seconds(10))?.head.hasPrefix("HTTP/1.1 200") == true)
             warm.close()
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             let descriptors = ProcessProbe.descriptorCount(pid: server.pid)
             let threads = ProcessProbe.threadCount(pid: server.pid)
             var clients: [RawClient] = []
@@ -138,8 +138,8 @@ import Testing
             for client in clients { client.close() }
             clients.removeAll()
             fresh.close()
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.descriptorCount(pid: server.pid) <= descriptors },
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.descriptorCount(pid: server.pid) <= descriptors },
                 "\(ProcessProbe.descriptorCount(pid: server.pid)) descriptors, \(descriptors) before")
             #expect(ProcessProbe.threadCount(pid: server.pid) <= threads, "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
         }
@@ -249,7 +249,7 @@ import Testing
             let size = try #require(head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) })
             try #require(size >= 40 * Self.mebibyte, "the response is \(size) bytes")
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             let descriptors = ProcessProbe.descriptorCount(pid: server.pid)
             let threads = ProcessProbe.threadCount(pid: server.pid)
             let before = try #require(ProcessProbe.residentBytes(pid: server.pid))
@@ -301,8 +301,8 @@ import Testing
 
             stop.store(true, ordering: .relaxed)
             #expect(await eventually(within: .seconds(5)) { finished.load(ordering: .acquiring) })
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
-            #expect(await eventually(within: .seconds(5)) { ProcessProbe.descriptorCount(pid: server.pid) <= descriptors },
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.descriptorCount(pid: server.pid) <= descriptors },
                 "\(ProcessProbe.descriptorCount(pid: server.pid)) descriptors, \(descriptors) before")
             #expect(ProcessProbe.threadCount(pid: server.pid) <= threads, "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
             #expect(await eventually(within: .seconds(5)) { await server.metrics().contains("imago_serve_response_in_flight_bytes 0.0") },

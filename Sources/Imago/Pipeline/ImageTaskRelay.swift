@@ -22,7 +22,13 @@ final class ImageTaskRelay: Sendable {
         var isDone = false
         /// The image, arrived before the subscriber wanted another value.
         var pendingImage: ImageResponse?
+        /// Previews the task handed out so far, sent or skipped for want of demand.
+        var previewsHandled = 0
     }
+
+    /// Previews the task handed out so far, sent or skipped for want of demand (tests wait on it
+    /// instead of on time).
+    var previewsHandled: Int { state.withLock { $0.previewsHandled } }
 
     private let pipeline: ImagePipeline
     private let request: ImageRequest
@@ -112,6 +118,7 @@ final class ImageTaskRelay: Sendable {
 
     private func send(_ value: Value) {
         let wanted = state.withLock { state -> Bool in
+            if case .preview = value { state.previewsHandled += 1 }
             guard !state.isDone, state.demand > 0 else { return false }
             if state.demand != Int.max { state.demand -= 1 }
             return true

@@ -79,7 +79,7 @@ import Testing
             #expect(await eventually { log.all == ["preview:1"] })
             // Scan 2's preview is made but not wanted: skipped.
             fixture.server.sendNextSlice("/p.jpg")
-            #expect(await eventually { metrics.previewsShown == 2 })
+            #expect(await eventually { metrics.previewsShown == 2 && relay.previewsHandled == 2 })
             relay.request(10)
             fixture.server.sendNextSlice("/p.jpg")
             #expect(await eventually { log.all.count == 2 })
