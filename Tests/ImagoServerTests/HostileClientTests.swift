@@ -117,7 +117,7 @@ import Testing
             #expect(await warm.readResponse(within: .seconds(10))?.head.hasPrefix("HTTP/1.1 200") == true)
             warm.close()
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
-            let descriptors = ProcessProbe.descriptorCount(pid: server.pid)
+            let descriptors = ProcessProbe.socketCount(pid: server.pid)
             let threads = ProcessProbe.threadCount(pid: server.pid)
             var clients: [RawClient] = []
             defer { for client in clients { client.close() } }
@@ -139,8 +139,8 @@ import Testing
             clients.removeAll()
             fresh.close()
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
-            #expect(await eventually(within: .seconds(30)) { ProcessProbe.descriptorCount(pid: server.pid) <= descriptors },
-                "\(ProcessProbe.descriptorCount(pid: server.pid)) descriptors, \(descriptors) before")
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.socketCount(pid: server.pid) <= descriptors },
+                "\(ProcessProbe.socketCount(pid: server.pid)) sockets, \(descriptors) before")
             #expect(ProcessProbe.threadCount(pid: server.pid) <= threads, "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
         }
     }

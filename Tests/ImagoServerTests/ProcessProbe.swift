@@ -23,6 +23,16 @@ enum ProcessProbe {
         (try? FileManager.default.contentsOfDirectory(atPath: "\(directory(pid))/fd").count) ?? 0
     }
 
+    /// Descriptors that are sockets (client and source connections, listeners): the count a
+    /// server's connections move, without the pipes a sanitizer's symbolizer opens for itself.
+    static func socketCount(pid: Int32? = nil) -> Int {
+        let folder = "\(directory(pid))/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return entries.filter { entry in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(entry)")) ?? "").hasPrefix("socket:")
+        }.count
+    }
+
     /// Threads.
     static func threadCount(pid: Int32? = nil) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "\(directory(pid))/task").count) ?? 0
