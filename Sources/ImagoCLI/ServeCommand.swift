@@ -132,6 +132,15 @@ struct ServeCommand: AsyncParsableCommand {
                         source: server.url(for: item.path),
                         caption: "\(item.path.split(separator: "/").last ?? "") \(size) \(item.format)")
                 }, signer: signer)
+            // The options row: the gallery's first 4:3 and first 3:4 picture.
+            func first(_ ratio: (Int, Int)) -> URL? {
+                gallery.items.first { item in
+                    ImageHeader.probe(item.data).map { $0.width * ratio.1 == $0.height * ratio.0 } ?? false
+                }.map { server.url(for: $0.path) }
+            }
+            if let landscape = first((4, 3)), let portrait = first((3, 4)) {
+                page?.variants = DemoPage.showcase(landscape: landscape, portrait: portrait)
+            }
             logger.info("demo: \(gallery.summary) from \(server.baseURL.absoluteString)")
         }
         guard signer != nil || allowUnsigned else {
