@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # `imago serve` beside thumbor under wrk: thumbnails per second and p50/p99 latency, same sources,
-# same sizes, JPEG at quality 80, same run. Results: Benchmarks/README.md, "imago serve beside
-# thumbor".
+# same sizes and JPEG qualities (80; 70–89 where every request is new), same run. Results:
+# Benchmarks/README.md, "imago serve beside thumbor".
 #
 # drawings (the default): 30 JPEGs of flat ellipses, 1600x1200, from nginx on loopback; phases
-#   cold (every request a new size, so every result is computed; the originals already local to
-#   both) and warm (the same 30 URLs again: imago's response tier, thumbor's result storage).
+#   cold (every request a new size and quality, so every result is computed; the originals already
+#   local to both) and warm (the same 30 URLs again: imago's response tier, thumbor's result
+#   storage).
 # photos: 30 phone-sized photographs (4032x3024, real content from scikit-image and matplotlib's
 #   sample pictures, made by Benchmarks/make-photos.py with Pillow; a third progressive); phases
 #   first (the first size of each source: every request a source neither server has seen, fetched,
-#   decoded and resized: the decode bound), new (new sizes of sources each server has had once:
-#   imago's decoded tier against thumbor's stored originals) and warm.
+#   decoded and resized: the decode bound), new (new sizes and qualities of sources each server
+#   has had once: imago's decoded tier against thumbor's stored originals) and warm.
 #
 #   Benchmarks/serve-bench.sh [drawings|photos]   # needs wrk and nginx (Debian), builds imago in
 #                                        # release, installs thumbor 7.8.0 from PyPI in
@@ -115,7 +116,8 @@ source_url() { echo "http://127.0.0.1:$origin_port/$1.jpg"; }
 imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/q:80/f:jpeg/plain/%s" % (sys.argv[2], sys.argv[2], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2"; }
 thumbor_path() { echo "/unsafe/fit-in/$2x$2/filters:quality(80):format(jpeg)/$(source_url "$1")"; }
 
-# Path lists: cold (drawings) or new (photos), 30 sources x 300 sizes (each used once); first
+# Path lists: cold (drawings) or new (photos), 30 sources x 300 sizes x 20 qualities (each used
+# once); first
 # (photos), one size of each source under every folder; warm, one size per source. Written by one
 # python process (the same paths imago_path and thumbor_path make one at a time).
 python3 - "$work" "$origin_port" "$mode" "${folders:-0}" <<'PY'
@@ -123,14 +125,17 @@ import sys, urllib.parse
 work, port, mode, folders = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 def source(index, folder=None):
     return f"http://127.0.0.1:{port}/" + (f"first/{folder}/" if folder is not None else "") + f"{index}.jpg"
-def imago(index, size, folder=None):
-    return f"/insecure/rs:fit:{size}:{size}/q:80/f:jpeg/plain/" + urllib.parse.quote(source(index, folder), safe="")
-def thumbor(index, size, folder=None):
-    return f"/unsafe/fit-in/{size}x{size}/filters:quality(80):format(jpeg)/" + source(index, folder)
+def imago(index, size, folder=None, quality=80):
+    return f"/insecure/rs:fit:{size}:{size}/q:{quality}/f:jpeg/plain/" + urllib.parse.quote(source(index, folder), safe="")
+def thumbor(index, size, folder=None, quality=80):
+    return f"/unsafe/fit-in/{size}x{size}/filters:quality({quality}):format(jpeg)/" + source(index, folder)
 for name, path in (("imago", imago), ("thumbor", thumbor)):
     with open(f"{work}/{name}-{'new' if mode == 'photos' else 'cold'}.txt", "w") as cold:
-        for size in range(120, 420):
-            for index in range(30): cold.write(path(index, size) + "\n")
+        # 300 sizes x 20 qualities of each source (180,000 variants), so that even thousands of
+        # new variants a second never repeat one within a run.
+        for quality in range(70, 90):
+            for size in range(120, 420):
+                for index in range(30): cold.write(path(index, size, quality=quality) + "\n")
     with open(f"{work}/{name}-warm.txt", "w") as warm:
         for index in range(30): warm.write(path(index, 256) + "\n")
     if mode == "photos":
@@ -177,7 +182,8 @@ run() {  # server phase
   listed=$(wc -l < "$work/$1-$2.txt")
   wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s -s "$work/paths.lua" "http://127.0.0.1:${!port_var}" \
     -- "$work/$1-$2.txt" 2 2>&1 | awk -v server="$1" -v phase="$2" -v listed="$listed" \
-    '/^RESULT/ { printf "| %s | %s | %.0f | %.1f | %.1f | %d |%s\n", server, phase, $2 / ($3 / 1e6), $4, $5, $6,
+    '/^RESULT/ { rate = $2 / ($3 / 1e6)
+      printf "| %s | %s | %s | %.1f | %.1f | %d |%s\n", server, phase, sprintf(rate < 100 ? "%.1f" : "%.0f", rate), $4, $5, $6,
       (phase != "warm" && $2 > listed) ? " (list used up: some requests repeated)" : "" }' | tee -a "$work/results"
 }
 echo "| server | phase | thumbnails/s | p50 ms | p99 ms | errors |"
