@@ -20,6 +20,7 @@ test_packages=(
   nginx                # the `imago serve` fleet test
   libjpeg-turbo-progs  # djpeg: the JPEG baseline of the benchmarks (.ci/run's bench stage)
   tmux                 # the CLI's terminal tests
+  strace               # the system calls per disk hit of `imago-bench --counts` (bench stage, CountsCheckTests)
 )
 
 # Prints the packages among "$@" that are not installed, one per line.

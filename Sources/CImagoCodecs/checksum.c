@@ -2,6 +2,8 @@
 #include "requirements.h"
 #include "CImagoChecksum.h"
 
+#include <isa-l/crc.h>
+#include <limits.h>
 #include <string.h>
 
 #if defined(__x86_64__)
@@ -192,7 +194,22 @@ IMAGO_CRC_HW_TARGET static uint32_t hardware(uint32_t crc, const void *bytes, si
 }
 #endif
 
+/* From this length on, ISA-L's crc32_iscsi is faster: it folds 64 bytes at a time with carry-less
+ * multiplication (PCLMULQDQ, or ARM's PMULL), about 2.5 times the three crc32c streams below on a
+ * 50 KB entry. ISA-L takes the CRC without its final inversion and an `int` length. */
+#define ISAL_FROM 256
+
 uint32_t imago_crc32c(uint32_t crc, const void *bytes, size_t length) {
+    if (length >= ISAL_FROM) {
+        const unsigned char *next = bytes;
+        while (length > 0) {
+            size_t chunk = length > (size_t)INT_MAX ? (size_t)1 << 30 : length;
+            crc = ~crc32_iscsi((unsigned char *)next, (int)chunk, ~crc);
+            next += chunk;
+            length -= chunk;
+        }
+        return crc;
+    }
 #if defined(__x86_64__) || defined(__aarch64__)
     if (uses_hardware) return hardware(crc, bytes, length);
 #endif

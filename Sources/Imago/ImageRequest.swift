@@ -6,52 +6,76 @@ import FoundationNetworking
 
 /// What to load and how: a URL (with optional headers), the processing to apply, the cache policy
 /// and the priority.
+///
+/// A value type whose fields live in one reference, copied when a shared request is changed: a
+/// request passed, stored or read out of an array costs one retain, not one per field (URL,
+/// headers, processors, keys…). A memory-cache hit through ``ImagePipeline/cachedImage(for:)``
+/// spent more on those copies than on the lookup itself (Benchmarks/README.md).
 public struct ImageRequest: Sendable {
     /// The image's http or https URL.
     public var url: URL {
-        didSet { keys = CacheKeys(self) }
+        get { storage.url }
+        set { change { $0.url = newValue } }
     }
     /// Extra HTTP headers sent with the download. They do not take part in the cache key.
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        get { storage.headers }
+        set { change(keys: false) { $0.headers = newValue } }
+    }
     /// Names of ``headers`` that are credentials (API keys, signed tokens), dropped when a
     /// redirect leads to another origin. `Authorization`, `Proxy-Authorization` and `Cookie`
     /// always are. Default: none.
-    public var credentialHeaderNames: Set<String> = []
+    public var credentialHeaderNames: Set<String> {
+        get { storage.credentialHeaderNames }
+        set { change(keys: false) { $0.credentialHeaderNames = newValue } }
+    }
     /// When set, a thumbnail: the image is scaled down so its longer side is at most this many
     /// pixels, and decoded at a reduced scale (shrink-on-load) so the full-size image is never
     /// held. A ``ThumbnailProcessor`` first among ``processors`` does exactly the same, under the
     /// same cache key. The one name Imago gives "the longest side I need", as ImageIO's
     /// `kCGImageSourceThumbnailMaxPixelSize` does. Default: `nil`.
     public var maximumPixelSize: Int? {
-        didSet { keys = CacheKeys(self) }
+        get { storage.maximumPixelSize }
+        set { change { $0.maximumPixelSize = newValue } }
     }
     /// Processors applied in order after decoding (and after the thumbnail).
     public var processors: [any ImageProcessing] {
-        didSet { keys = CacheKeys(self) }
+        get { storage.processors }
+        set { change { $0.processors = newValue } }
     }
     /// Which caches to read and write, and whether the network may be used.
-    public var cachePolicy: CachePolicy
+    public var cachePolicy: CachePolicy {
+        get { storage.cachePolicy }
+        set { change(keys: false) { $0.cachePolicy = newValue } }
+    }
     /// The download's place in the queue; see ``ImageRequest/Priority``.
-    public var priority: Priority
+    public var priority: Priority {
+        get { storage.priority }
+        set { change(keys: false) { $0.priority = newValue } }
+    }
     /// Whether this request shows previews while its image downloads (see
     /// ``ImagePipeline/Configuration/decodesPreviews``); `nil` follows the pipeline's setting. Not
     /// part of the cache key: a request that joins a load under way gets the previews that load
     /// makes, as its first request decided. Default: `nil`.
-    public var decodesPreviews: Bool? = nil
-    /// Replaces the URL in the cache key, for URLs that carry changing tokens.
+    public var decodesPreviews: Bool? {
+        get { storage.decodesPreviews }
+        set { change(keys: false) { $0.decodesPreviews = newValue } }
+    }
     /// What to do with the colour profile the image declares: convert the pixels to sRGB through it
     /// (the default, as browsers show it) or keep them as stored, with the profile in
     /// ``ImageContainer/colorProfile`` and written back by the encoders. Kept images are cached
     /// apart from converted ones.
-    public var colorProfileHandling: ColorProfileHandling = .convertToSRGB {
-        didSet { keys = CacheKeys(self) }
+    public var colorProfileHandling: ColorProfileHandling {
+        get { storage.colorProfileHandling }
+        set { change { $0.colorProfileHandling = newValue } }
     }
+    /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     public var cacheKeyOverride: String? {
-        didSet { keys = CacheKeys(self) }
+        get { storage.cacheKeyOverride }
+        set { change { $0.cacheKeyOverride = newValue } }
     }
-    /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt whenever
-    /// a field they depend on changes, so a cache lookup builds no string.
-    private var keys = CacheKeys.empty
+
+    private var storage: Storage
 
     /// A request for `url`.
     public init(
@@ -60,15 +84,10 @@ public struct ImageRequest: Sendable {
         priority: Priority = .normal, cacheKeyOverride: String? = nil,
         colorProfileHandling: ColorProfileHandling = .convertToSRGB
     ) {
-        self.url = url
-        self.headers = headers
-        self.maximumPixelSize = maximumPixelSize
-        self.processors = processors
-        self.cachePolicy = cachePolicy
-        self.priority = priority
-        self.cacheKeyOverride = cacheKeyOverride
-        self.colorProfileHandling = colorProfileHandling
-        self.keys = CacheKeys(self)
+        storage = Storage(
+            url: url, headers: headers, maximumPixelSize: maximumPixelSize, processors: processors,
+            cachePolicy: cachePolicy, priority: priority, cacheKeyOverride: cacheKeyOverride,
+            colorProfileHandling: colorProfileHandling)
     }
 
     /// A request for the URL and headers of `urlRequest`.
@@ -82,15 +101,66 @@ public struct ImageRequest: Sendable {
             processors: processors, cachePolicy: cachePolicy, priority: priority)
     }
 
+    /// Changes the fields through `body`, on storage of this request's own (copied first when
+    /// another request shares it); rebuilds the cache keys when a field they depend on changed.
+    private mutating func change(keys: Bool = true, _ body: (Storage) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        body(storage)
+        if keys { storage.keys = CacheKeys(storage) }
+    }
+
+    /// The fields of a request. Mutated only through ``change(keys:_:)``, on an instance no other
+    /// request holds, so sharing it between threads is safe.
+    private final class Storage: @unchecked Sendable {
+        var url: URL
+        var headers: [String: String]
+        var credentialHeaderNames: Set<String> = []
+        var maximumPixelSize: Int?
+        var processors: [any ImageProcessing]
+        var cachePolicy: CachePolicy
+        var priority: Priority
+        var decodesPreviews: Bool?
+        var colorProfileHandling: ColorProfileHandling
+        var cacheKeyOverride: String?
+        /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
+        /// whenever a field they depend on changes, so a cache lookup builds no string.
+        var keys = CacheKeys.empty
+
+        init(
+            url: URL, headers: [String: String], maximumPixelSize: Int?, processors: [any ImageProcessing],
+            cachePolicy: CachePolicy, priority: Priority, cacheKeyOverride: String?, colorProfileHandling: ColorProfileHandling
+        ) {
+            self.url = url
+            self.headers = headers
+            self.maximumPixelSize = maximumPixelSize
+            self.processors = processors
+            self.cachePolicy = cachePolicy
+            self.priority = priority
+            self.cacheKeyOverride = cacheKeyOverride
+            self.colorProfileHandling = colorProfileHandling
+            keys = CacheKeys(self)
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(
+                url: url, headers: headers, maximumPixelSize: maximumPixelSize, processors: processors,
+                cachePolicy: cachePolicy, priority: priority, cacheKeyOverride: cacheKeyOverride,
+                colorProfileHandling: colorProfileHandling)
+            copy.credentialHeaderNames = credentialHeaderNames
+            copy.decodesPreviews = decodesPreviews
+            return copy
+        }
+    }
+
     /// Key of the downloaded bytes: the URL (or ``cacheKeyOverride``), escaped so that it can never
     /// read as a processed key (see ``CacheKey``).
     /// Kept with the request: reading it builds nothing.
-    public var originalKey: CacheKey { keys.original }
+    public var originalKey: CacheKey { storage.keys.original }
 
     /// Key of the final image: the original key, then the thumbnail and every processor's
     /// identifier, each length-prefixed after an unambiguous separator (see ``CacheKey``).
     /// Kept with the request: reading it builds nothing.
-    public var processedKey: CacheKey { keys.processed }
+    public var processedKey: CacheKey { storage.keys.processed }
 
     /// A request's two cache keys, built together.
     private struct CacheKeys: Sendable {
@@ -104,7 +174,7 @@ public struct ImageRequest: Sendable {
             self.processed = processed
         }
 
-        init(_ request: ImageRequest) {
+        init(_ request: Storage) {
             original = CacheKey.original(request.cacheKeyOverride ?? request.url.absoluteString)
             var key = original
             var isFirst = true

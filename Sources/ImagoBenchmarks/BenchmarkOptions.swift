@@ -7,11 +7,19 @@ import Foundation
 /// `--only thumbnails` is the older spelling of `--filter thumbnails`. `--quick` is the smoke mode:
 /// tiny inputs and one repetition, so that every figure is proven to run in about a minute; its
 /// numbers mean nothing.
+///
+/// `--counts` measures only the allocation and system-call counts of the hot paths
+/// (``HotPathCounts``); `--record-counts FILE` writes them to FILE as this build's recorded values,
+/// `--check-counts FILE` exits with status 1 when one rose above its recorded value. A full run
+/// (no filter) prints the counts under the figures.
 struct BenchmarkOptions: Sendable {
     var filter: String?
     var json = false
     var quick = false
     var repetitions = 7
+    var countsOnly = false
+    var recordCounts: String?
+    var checkCounts: String?
 
     /// A message saying what is wrong with the arguments, for a usage error.
     struct UsageError: Error, CustomStringConvertible {
@@ -20,6 +28,7 @@ struct BenchmarkOptions: Sendable {
 
     static let usage = """
         usage: imago-bench [--filter PATTERN] [--json] [--quick] [--repetitions N]
+               imago-bench --counts [--record-counts FILE] [--check-counts FILE]
                imago-bench --page-faults
         groups: \(BenchmarkGroup.all.map(\.name).joined(separator: ", "))
         """
@@ -37,6 +46,9 @@ struct BenchmarkOptions: Sendable {
             case "--json": json = true
             case "--quick": quick = true
             case "--filter", "--only": filter = try value(after: argument)
+            case "--counts": countsOnly = true
+            case "--record-counts": recordCounts = try value(after: argument)
+            case "--check-counts": checkCounts = try value(after: argument)
             case "--repetitions":
                 let text = try value(after: argument)
                 guard let count = Int(text), count >= 1 else {
@@ -49,6 +61,7 @@ struct BenchmarkOptions: Sendable {
             index += 1
         }
         if quick { repetitions = 1 }
+        if recordCounts != nil || checkCounts != nil { countsOnly = true }
     }
 
     /// Whether the group called `name` runs.

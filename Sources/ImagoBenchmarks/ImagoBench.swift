@@ -13,6 +13,10 @@ struct ImagoBench {
             try ThumbnailBenchmark.child(path: arguments[index + 1], target: Int(arguments[index + 2]) ?? 256)
             return
         }
+        if let index = arguments.firstIndex(of: HotPathCounts.childFlag) {
+            try HotPathCounts.child(arguments: Array(arguments[(index + 1)...]))
+            return
+        }
         if let index = arguments.firstIndex(of: PeakMemoryBenchmark.childFlag) {
             try await PeakMemoryBenchmark.child(arguments: Array(arguments[(index + 1)...]))
             return
@@ -33,6 +37,9 @@ struct ImagoBench {
         let machine = Machine.current(temporaryDirectory: directory)
         let python = PythonWorker(scriptDirectory: directory)
         defer { python?.stop() }
+        if options.countsOnly {
+            exit(countsOnly(options: options, directory: directory))
+        }
         let started = ContinuousClock.now
         let context = BenchmarkContext(options: options, directory: directory, python: python, started: started)
         if options.quick { context.note("quick smoke mode: tiny inputs, 1 repetition; the numbers mean nothing") }
@@ -63,6 +70,45 @@ struct ImagoBench {
         report.quick = options.quick
         report.loadAverageAtEnd = Machine.loadAverage()
         print(options.json ? report.json() : report.table())
+        // A whole run also prints the counts (not in JSON, which holds the figures alone).
+        if options.filter == nil, !options.json {
+            do {
+                let counts = try HotPathCounts.measure(directory: directory)
+                let record = (try? CountsRecord(contentsOf: URL(fileURLWithPath: "Benchmarks/counts.json"))) ?? CountsRecord()
+                print("\n" + record.table(counts))
+            } catch {
+                print("\ncounts not measured: \(error)")
+            }
+        }
+    }
+
+    /// `--counts`: measures the counts, prints them, records or checks them; the exit status.
+    static func countsOnly(options: BenchmarkOptions, directory: URL) -> Int32 {
+        do {
+            let counts = try HotPathCounts.measure(directory: directory)
+            let file = (options.checkCounts ?? options.recordCounts).map { URL(fileURLWithPath: $0) }
+            let record = try file.map(CountsRecord.init(contentsOf:)) ?? CountsRecord()
+            print(record.table(counts))
+            if let path = options.checkCounts {
+                let regressions = record.regressions(in: counts)
+                guard regressions.isEmpty else {
+                    FileHandle.standardError.write(
+                        Data(("imago-bench: counts above those recorded in \(path):\n" + regressions.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
+                    return 1
+                }
+                print("every count is at or below its value in \(path)")
+            }
+            if let path = options.recordCounts {
+                var target = try CountsRecord(contentsOf: URL(fileURLWithPath: path))
+                target.record(counts)
+                try target.write(to: URL(fileURLWithPath: path))
+                print("recorded the \(CountsRecord.configuration) counts in \(path)")
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("imago-bench: \(error)\n".utf8))
+            return 2
+        }
     }
 }
 

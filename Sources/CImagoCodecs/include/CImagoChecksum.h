@@ -1,9 +1,10 @@
 /* CRC-32C (Castagnoli) for the disk cache's entry checksums, at hardware speed.
  *
- * x86_64 with SSE4.2 and ARMv8 with the CRC extension use the CPU's crc32c instructions, three
- * independent streams at a time (combined with precomputed "append zeros" tables, as in Mark
- * Adler's crc32c.c), which runs at memory speed; other CPUs use a table-driven slicing-by-8 loop.
- * The choice is made once, when the library loads.
+ * From 256 bytes on, ISA-L's crc32_iscsi (folding with carry-less multiplication, chosen for the
+ * CPU by ISA-L). Shorter inputs: on x86_64 with SSE4.2 and ARMv8 with the CRC extension the CPU's
+ * crc32c instructions, three independent streams at a time (combined with precomputed "append
+ * zeros" tables, as in Mark Adler's crc32c.c); on other CPUs a table-driven slicing-by-8 loop,
+ * chosen once, when the library loads.
  */
 #ifndef CIMAGO_CHECKSUM_H
 #define CIMAGO_CHECKSUM_H
