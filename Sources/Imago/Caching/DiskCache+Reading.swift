@@ -57,13 +57,25 @@ extension DiskCache {
             return discard()
         }
         keepsBuffer = true
+        // The payload's Data frees the whole buffer. Where the buffer starts is written in the
+        // header's last word (a header is at least EntryHeader.fixedLength bytes, and it is decoded
+        // and checked already), so the deallocator captures nothing and costs no allocation.
+        (base + headerLength - Self.bufferOffsetSize).storeBytes(of: headerLength, as: Int.self)
         let payload = Data(
-            bytesNoCopy: base + headerLength, count: header.payloadLength,
-            deallocator: .custom { pointer, _ in free(pointer - headerLength) })
+            bytesNoCopy: base + headerLength, count: header.payloadLength, deallocator: .custom(Self.freeEntryBuffer))
         let entry = Entry(
             key: key, data: payload, metadata: header.metadata, createdAt: header.createdAt,
             expiresAt: header.expiresAt, isExpired: isExpired)
         return (entry, status)
+    }
+
+    /// The bytes before a payload that hold its offset from the start of its buffer.
+    private static let bufferOffsetSize = MemoryLayout<Int>.size
+
+    /// Frees the buffer a payload read by ``readEntry(named:key:at:allowExpired:)`` starts inside.
+    private static func freeEntryBuffer(_ payload: UnsafeMutableRawPointer, _: Int) {
+        let offset = (payload - bufferOffsetSize).loadUnaligned(as: Int.self)
+        free(payload - offset)
     }
 
     /// Reads and decodes the header at the start of an open entry file.

@@ -280,7 +280,13 @@ public final class DiskCache: Sendable {
     }
 
     func path(ofEntry name: String) -> String {
-        entriesPath + "/" + name
+        // One allocation: `entriesPath + "/" + name` makes an intermediate string first.
+        var path = ""
+        path.reserveCapacity(entriesPath.utf8.count + 1 + name.utf8.count)
+        path += entriesPath
+        path += "/"
+        path += name
+        return path
     }
 
     private static func isEntryName(_ name: String) -> Bool {

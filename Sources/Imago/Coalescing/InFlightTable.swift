@@ -24,6 +24,15 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var task: Task<Void, Never>?
         /// Told when the highest waiter priority changes (the scheduler moves the download).
         var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
+        /// Waiters that asked for progress, and for updates: with none (the common case), a
+        /// report visits no waiter.
+        var progressWaiters = 0
+        var updateWaiters = 0
+
+        mutating func count(_ waiter: Waiter, _ change: Int) {
+            if waiter.progress != nil { progressWaiters += change }
+            if waiter.updates != nil { updateWaiters += change }
+        }
     }
 
     private struct State: Sendable {
@@ -125,7 +134,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     state.entries[key] = Entry(generation: state.makeID())
                 }
                 let before = state.entries[key]!.machine.priority
-                switch state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority) {
+                let action = state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority)
+                if action != .closed { state.entries[key]!.count(waiter, 1) }
+                switch action {
                 case .join:
                     guard let before, priority > before, let observer = state.entries[key]!.priorityObserver else {
                         return (false, nil, replaced)
@@ -159,14 +170,17 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
         )
         let (action, task, notify, removed): Leaving = state.withLock { state in
-            guard var entry = state.entries[key] else { return (.none, nil, nil, nil) }
-            let before = entry.machine.priority
-            let action = entry.machine.remove(id: id)
+            // Changed where it is stored: a copy taken out of the dictionary would share the
+            // waiters' storage and copy all of it on the first change (O(waiters) per leave).
+            guard let index = state.entries.index(forKey: key) else { return (.none, nil, nil, nil) }
+            let before = state.entries.values[index].machine.priority
+            let action = state.entries.values[index].machine.remove(id: id)
+            if case .cancelWaiter(let waiter) = action { state.entries.values[index].count(waiter, -1) }
             if case .cancelWaiterAndWork = action {
-                let removed = state.entries.removeValue(forKey: key)
-                return (action, entry.task, nil, removed)
+                let removed = state.entries.remove(at: index).value
+                return (action, removed.task, nil, removed)
             }
-            state.entries[key] = entry
+            let entry = state.entries.values[index]
             guard let after = entry.machine.priority, after != before, let observer = entry.priorityObserver else {
                 return (action, nil, nil, nil)
             }
@@ -185,10 +199,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func finish(key: Key, generation: UInt64, outcome: Outcome) {
         let (waiters, removed): ([Waiter], Entry?) = state.withLock { state in
-            guard var entry = state.entries[key], entry.generation == generation else { return ([], nil) }
-            let waiters = entry.machine.finish()
-            let removed = state.entries.removeValue(forKey: key)
-            return (waiters, removed)
+            guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else {
+                return ([], nil)
+            }
+            var removed = state.entries.remove(at: index).value  // taken out whole: finish() copies nothing
+            return (removed.machine.finish(), removed)
         }
         // The entry (its task, its priority observer and what they hold) is freed here: after the
         // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
@@ -198,8 +213,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func report(_ progress: DownloadProgress, key: Key, generation: UInt64) {
         let handlers = state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation else { return [] }
-            // No array is made when no waiter asked for progress (the common case).
+            guard let entry = state.entries[key], entry.generation == generation, entry.progressWaiters > 0 else { return [] }
             return entry.machine.waiters.compactMap(\.waiter.progress)
         }
         for handler in handlers { handler(progress) }
@@ -207,7 +221,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func send(_ update: WorkUpdate, key: Key, generation: UInt64) {
         let handlers = state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation else { return [] }
+            guard let entry = state.entries[key], entry.generation == generation, entry.updateWaiters > 0 else { return [] }
             return entry.machine.waiters.compactMap(\.waiter.updates)
         }
         for handler in handlers { handler(update) }

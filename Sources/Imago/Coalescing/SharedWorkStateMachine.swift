@@ -9,6 +9,9 @@ struct SharedWorkStateMachine<Waiter> {
     private(set) var waiters: [(id: UInt64, waiter: Waiter, priority: ImageRequest.Priority)] = []
     private(set) var isStarted = false
     private(set) var isClosed = false
+    /// How many waiters wait at each priority, so the shared priority is known without visiting
+    /// the waiters (each join asks for it: visiting them made joining O(waiters)).
+    private var counts = PriorityCounts()
 
     enum AddAction: Equatable {
         /// The first waiter: start the work.
@@ -29,11 +32,12 @@ struct SharedWorkStateMachine<Waiter> {
     }
 
     /// The highest priority among the waiters, `nil` when none are left.
-    var priority: ImageRequest.Priority? { waiters.lazy.map(\.priority).max() }
+    var priority: ImageRequest.Priority? { counts.highest }
 
     mutating func add(id: UInt64, waiter: Waiter, priority: ImageRequest.Priority) -> AddAction {
         guard !isClosed else { return .closed }
         waiters.append((id, waiter, priority))
+        counts[priority] += 1
         if isStarted { return .join }
         isStarted = true
         return .start
@@ -41,6 +45,7 @@ struct SharedWorkStateMachine<Waiter> {
 
     mutating func remove(id: UInt64) -> RemoveAction {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return .none }
+        counts[waiters[index].priority] -= 1
         let removed = waiters.remove(at: index).waiter
         guard waiters.isEmpty else { return .cancelWaiter(removed) }
         isClosed = true
@@ -51,6 +56,8 @@ struct SharedWorkStateMachine<Waiter> {
     mutating func updatePriority(id: UInt64, to priority: ImageRequest.Priority) -> ImageRequest.Priority? {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
         let before = self.priority
+        counts[waiters[index].priority] -= 1
+        counts[priority] += 1
         waiters[index].priority = priority
         let after = self.priority
         return after != before ? after : nil
@@ -59,12 +66,52 @@ struct SharedWorkStateMachine<Waiter> {
     /// The work ended: every waiter left is to be answered with its result.
     mutating func finish() -> [Waiter] {
         isClosed = true
+        counts = PriorityCounts()
         defer { waiters.removeAll() }
         return waiters.map(\.waiter)
     }
 
     /// The waiters to tell about progress.
     var currentWaiters: [Waiter] { waiters.map(\.waiter) }
+}
+
+/// A count for each ``ImageRequest/Priority``, and the highest with any.
+struct PriorityCounts: Sendable, Equatable {
+    private var veryLow = 0
+    private var low = 0
+    private var normal = 0
+    private var high = 0
+    private var veryHigh = 0
+
+    subscript(priority: ImageRequest.Priority) -> Int {
+        get {
+            switch priority {
+            case .veryLow: veryLow
+            case .low: low
+            case .normal: normal
+            case .high: high
+            case .veryHigh: veryHigh
+            }
+        }
+        set {
+            switch priority {
+            case .veryLow: veryLow = newValue
+            case .low: low = newValue
+            case .normal: normal = newValue
+            case .high: high = newValue
+            case .veryHigh: veryHigh = newValue
+            }
+        }
+    }
+
+    /// The highest priority counted more than zero times; `nil` when none is.
+    var highest: ImageRequest.Priority? {
+        if veryHigh > 0 { return .veryHigh }
+        if high > 0 { return .high }
+        if normal > 0 { return .normal }
+        if low > 0 { return .low }
+        return veryLow > 0 ? .veryLow : nil
+    }
 }
 
 extension SharedWorkStateMachine.RemoveAction: Equatable where Waiter: Equatable {}

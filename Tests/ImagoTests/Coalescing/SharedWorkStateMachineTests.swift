@@ -1,4 +1,5 @@
 import Testing
+import ImagoTestSupport
 
 @testable import Imago
 
@@ -59,5 +60,36 @@ struct SharedWorkStateMachineTests {
         #expect(machine.updatePriority(id: 2, to: .high) == nil)  // the maximum did not change
         _ = machine.remove(id: 1)
         #expect(machine.priority == .high)
+    }
+
+    @Test("The shared priority is the highest waiter's through any sequence of joins, leaves and changes")
+    func priorityFollowsEveryChange() {
+        var machine = Machine()
+        var random = SplitMix(seed: 27)
+        var present: [UInt64: ImageRequest.Priority] = [:]
+        var nextID: UInt64 = 1
+        for _ in 0..<2_000 {
+            let priority = ImageRequest.Priority.allCases[Int(random.next() % 5)]
+            switch random.next() % 3 {
+            case 0 where !machine.isClosed:
+                _ = machine.add(id: nextID, waiter: "w\(nextID)", priority: priority)
+                present[nextID] = priority
+                nextID += 1
+            case 1 where present.count > 1:
+                let id = present.keys.sorted()[Int(random.next() % UInt64(present.count))]
+                _ = machine.remove(id: id)
+                present[id] = nil
+            default:
+                guard let id = present.keys.sorted().first else { continue }
+                let before = present.values.max()
+                present[id] = priority
+                let changed = machine.updatePriority(id: id, to: priority)
+                #expect(changed == (present.values.max() != before ? present.values.max() : nil))
+            }
+            #expect(machine.priority == present.values.max())
+        }
+        #expect(!present.isEmpty)
+        _ = machine.finish()
+        #expect(machine.priority == nil)
     }
 }
