@@ -24,6 +24,15 @@ import Imago
 // machine), so the stress never starves timing-bounded tests.
 _ = nice(15)
 
+// Gone with the process that started it: a test run that crashes must not leave it hammering the
+// disk and a core for ever. When the parent dies, this process is handed to another (its parent
+// id changes); a thread that looks five times a second then ends it.
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(200_000) }
+    exit(1)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let seed = UInt64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: imago-cache-stress DIRECTORY SEED [KEYS]\n".utf8))
