@@ -194,9 +194,10 @@ IMAGO_CRC_HW_TARGET static uint32_t hardware(uint32_t crc, const void *bytes, si
 }
 #endif
 
-/* From this length on, ISA-L's crc32_iscsi is faster: it folds 64 bytes at a time with carry-less
- * multiplication (PCLMULQDQ, or ARM's PMULL), about 2.5 times the three crc32c streams below on a
- * 50 KB entry. ISA-L takes the CRC without its final inversion and an `int` length. */
+/* From this length on, ISA-L's crc32_iscsi: it folds 64 bytes at a time with carry-less
+ * multiplication (PCLMULQDQ, or ARM's PMULL) where the streams below are bound by one crc32c
+ * instruction per 8 bytes (0.8 us for a 50 KB entry on the development machine). ISA-L takes the
+ * CRC without its final inversion and an `int` length. */
 #define ISAL_FROM 256
 
 uint32_t imago_crc32c(uint32_t crc, const void *bytes, size_t length) {

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// A value type whose fields live in one reference, copied when a shared request is changed: a
 /// request passed, stored or read out of an array costs one retain, not one per field (URL,
 /// headers, processors, keys…). A memory-cache hit through ``ImagePipeline/cachedImage(for:)``
-/// spent more on those copies than on the lookup itself (Benchmarks/README.md).
+/// took 586 ns with a copy per field and 336 ns with this (Benchmarks/README.md).
 public struct ImageRequest: Sendable {
     /// The image's http or https URL.
     public var url: URL {
