@@ -134,13 +134,13 @@ let package = Package(
         // `swift run -c release imago-bench`: each figure beside its baseline, same run (Benchmarks/README.md).
         .executableTarget(
             name: "ImagoBenchmarks",
-            dependencies: ["Imago", "ImagoTestSupport", "CAllocationCounter"],
+            dependencies: ["Imago", "ImagoTestSupport", "CImagoAllocationCounter"],
             swiftSettings: strict
         ),
         // The heap-allocation counter of `imago-bench --counts`: malloc and its kin defined in the
         // executable, forwarding to glibc's. Left out of sanitizer builds, whose runtimes own malloc.
         .target(
-            name: "CAllocationCounter",
+            name: "CImagoAllocationCounter",
             cSettings: [.treatAllWarnings(as: .error)] + (sanitizer != nil ? [.define("IMAGO_NO_ALLOCATION_COUNTER")] : [])
         ),
         // `imago-test-server`: the loopback TestServer with sample images, for examples (README, Examples/).

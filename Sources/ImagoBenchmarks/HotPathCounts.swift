@@ -1,4 +1,4 @@
-import CAllocationCounter
+import CImagoAllocationCounter
 import Foundation
 import Imago
 import ImagoTestSupport
@@ -7,7 +7,7 @@ import ImagoTestSupport
 /// per `cachedImage(for:)` hit and per disk-cache hit, and system calls per disk-cache hit. A
 /// regression in a hot path shows here in any CI run, where a ratio would drown in noise.
 ///
-/// Allocations are counted by the interposer of `CAllocationCounter` (every thread, so work a hit
+/// Allocations are counted by the interposer of `CImagoAllocationCounter` (every thread, so work a hit
 /// hands to another thread counts too); system calls by `strace -f -c` around a child process that
 /// makes 200 and then 1,200 disk hits after the same set-up, the difference over 1,000.
 enum HotPathCounts {

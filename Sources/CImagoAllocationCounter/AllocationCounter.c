@@ -1,4 +1,4 @@
-#include "CAllocationCounter.h"
+#include "CImagoAllocationCounter.h"
 
 #if defined(__linux__) && defined(__GLIBC__) && !defined(IMAGO_NO_ALLOCATION_COUNTER)
 
