@@ -8,9 +8,10 @@ import Foundation
 /// The checksums of disk-cache entries.
 ///
 /// Entries written now (format version 2) carry CRC-32C (Castagnoli) of their header and payload:
-/// on Linux it runs on the CPU's crc32c instructions (SSE4.2 on x86_64, the CRC extension on ARMv8)
-/// in three parallel streams, many times faster than zlib's CRC-32; elsewhere it runs a
-/// table-driven slicing-by-8 loop in Swift that computes the same values. CRC-32C rather than XXH3:
+/// on Linux ISA-L's folding `crc32_iscsi` computes it from 256 bytes on, and the CPU's crc32c
+/// instruction (SSE4.2 on x86_64, the CRC extension on ARMv8) below, many times faster than zlib's
+/// CRC-32; elsewhere it runs a table-driven slicing-by-8 loop in Swift that computes the same
+/// values. CRC-32C rather than XXH3:
 /// the same 32 bits of protection the format always had, no new library on Linux, and a portable
 /// fallback of 40 lines that Apple builds (which never see the C shims) share.
 ///
