@@ -45,6 +45,13 @@ import Testing
         #expect(rose.errorOutput.contains("memory-hit-allocations"), "\(rose.errorOutput)")
         #expect(!rose.errorOutput.contains("cached-image-hit-allocations"), "\(rose.errorOutput)")
         #expect(!rose.errorOutput.contains("disk-hit"), "\(rose.errorOutput)")
+
+        // A file with nothing recorded for this build checks nothing, and says so: it fails.
+        let other = folder.appendingPathComponent("other.json")
+        try Data(#"{"another-build": {"memory-hit-allocations": 0}}"#.utf8).write(to: other)
+        let empty = try await CommandRunner.run(bench, arguments: ["--check-counts", other.path], timeLimit: .seconds(300))
+        #expect(empty.status == 1, "\(empty.output)\n\(empty.errorOutput)")
+        #expect(empty.errorOutput.contains("no counts are recorded"), "\(empty.errorOutput)")
     }
 }
 #endif
