@@ -171,10 +171,15 @@ struct ServeCommand: AsyncParsableCommand {
         let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
         let pageHTML = page.map { page in { @Sendable in page.html } }
         let host = self.host
-        let limits = ImagoServer.Configuration(
+        var limits = ImagoServer.Configuration(
             headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), writeTimeout: .seconds(writeTimeout),
             maximumConnections: maxConnections, maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
             maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
+        #if DEBUG
+            // For HostileClientTests only: a server without the slow-reader bound, to show that the
+            // suite's memory check catches it. Release builds have no such switch.
+            if ProcessInfo.processInfo.environment["IMAGO_SERVE_UNPACED_BODIES"] == "1" { limits.pacesLargeBodies = false }
+        #endif
         FileDescriptorLimit.raiseToHardLimit()
         let application = ImagoServer.application(proxy: proxy, host: host, port: port, page: pageHTML, configuration: limits) { bound in
             logger.info("imago serve: listening on http://\(host):\(bound)/")

@@ -24,8 +24,9 @@ final class ServeChild: Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts it unsigned, with private networks allowed (the origin is on loopback).
-    static func start() async throws -> ServeChild {
+    /// Starts it unsigned, with private networks allowed (the origin is on loopback), with
+    /// `environment` added to the test process's.
+    static func start(environment extra: [String: String] = [:]) async throws -> ServeChild {
         guard let executable = BuiltExecutable.url(named: "imago") else { throw Failure(description: "no built imago beside the test bundle") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,6 +44,7 @@ final class ServeChild: Sendable {
         // memory would count as the server's: keep the child's small. Other builds ignore it.
         var environment = ProcessInfo.processInfo.environment
         environment["ASAN_OPTIONS"] = [environment["ASAN_OPTIONS"], "quarantine_size_mb=4"].compactMap { $0 }.joined(separator: ":")
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -83,9 +85,12 @@ final class ServeChild: Sendable {
     }
 }
 
-/// Runs `body` with an `imago serve` child, stopping it afterwards whatever happens.
-func withServeChild<Result>(_ body: (ServeChild) async throws -> Result) async throws -> Result {
-    let child = try await ServeChild.start()
+/// Runs `body` with an `imago serve` child (`environment` added to its own), stopping it
+/// afterwards whatever happens.
+func withServeChild<Result>(
+    environment: [String: String] = [:], _ body: (ServeChild) async throws -> Result
+) async throws -> Result {
+    let child = try await ServeChild.start(environment: environment)
     do {
         let result = try await body(child)
         await child.stop()

@@ -68,6 +68,12 @@ extension ImagoServer {
         /// separate ``ImagoServer/metricsApplication(proxy:host:port:configuration:onRunning:)``
         /// on a port that is not exposed. Default: `true`.
         public var servesMetrics: Bool
+        /// Whether a large body waits one turn of its connection's event loop after each piece
+        /// (see `ProxyRoute`), which keeps a slow reader's queue to a few pieces. Always `true`
+        /// in use; `imago serve` built for debugging turns it off when the environment has
+        /// `IMAGO_SERVE_UNPACED_BODIES=1`, so the hostile-client suite can show that its memory
+        /// check fails without the bound.
+        package var pacesLargeBodies = true
 
         public init(
             headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), writeTimeout: Duration = .seconds(30),

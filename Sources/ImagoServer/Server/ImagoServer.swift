@@ -30,6 +30,7 @@ public enum ImagoServer {
         let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
         let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
+        let paces = configuration.pacesLargeBodies
         router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
@@ -48,13 +49,13 @@ public enum ImagoServer {
             }
         } else {
             router.get("/") { request, context in
-                await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+                await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight, paces: paces)
             }
         }
         // Every other path is a processing path (`**` matches any number of components); HEAD
         // is answered by the same route without the body.
         router.get("**") { request, context in
-            await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight)
+            await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight, paces: paces)
         }
         warnIfFileDescriptorsAreShort(for: configuration, logger: logger)
         return application(

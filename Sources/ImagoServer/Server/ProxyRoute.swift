@@ -23,14 +23,16 @@ enum ProxyRoute {
     /// Bodies up to this size go out as one buffer; larger ones in pieces of this size.
     static let chunkSize = 64 * 1024
 
+    /// Answers `request`; `paces` is ``ImagoServer/Configuration/pacesLargeBodies``.
     static func respond(
-        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, inFlight: ResponseBytesInFlight
+        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, inFlight: ResponseBytesInFlight,
+        paces: Bool
     ) async -> Response {
         let target = request.uri.string
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
         let answer = await proxy.respond(path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
         return response(
-            answer, sendsBody: request.method != .head, inFlight: inFlight, pacedBy: context.eventLoop,
+            answer, sendsBody: request.method != .head, inFlight: inFlight, pacedBy: paces ? context.eventLoop : nil,
             retryAfter: proxy.configuration.retryAfterSeconds)
     }
 
