@@ -55,6 +55,7 @@ import Testing
         defer { Task { await proxy.shutdown() } }
         let response = await proxy.respond(path: ServerTests.path("w:10", URL(string: "http://closed.test:\(port)/a.jpg")!))
         #expect(response.status == 502 || response.status == 504, "\(Self.body(response))")
+        #expect(Self.body(response).contains(response.status == 502 ? "source_failed" : "source_timeout"), "\(Self.body(response))")
         #expect(!Self.body(response).contains("127.0.0.9"), "\(Self.body(response))")
         #expect(!Self.body(response).contains("refused"), "the transport's words stay in the log: \(Self.body(response))")
         #expect(log.all.contains { $0.contains("closed.test") && $0.contains("refused") }, "\(log.all)")
