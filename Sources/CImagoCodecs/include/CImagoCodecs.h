@@ -194,6 +194,7 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
 /* ---------------------------------------------------------------- CRC-32C (the disk cache's checksums) */
 
 #include "CImagoChecksum.h"
+#include "CImagoSHA256.h"
 
 /* ---------------------------------------------------------------- colour management (Little CMS) */
 

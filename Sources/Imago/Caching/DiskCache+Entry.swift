@@ -131,8 +131,10 @@ struct EntryHeader: Equatable {
         }
     }
 
-    /// Decodes a header from the first bytes of a file; never traps on any input.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
+    /// Decodes a header from the first bytes of a file; never traps on any input. A reader that
+    /// knows which key it looks for passes it as `expectedKey`: a stored key with the same bytes
+    /// is then that string, neither validated nor copied again.
+    static func decode(_ bytes: UnsafeRawBufferPointer, expectedKey: String? = nil) -> Decoded {
         var reader = FieldCursor(bytes: bytes)
         guard bytes.count >= fixedLength, reader.bytes(4).map({ $0.elementsEqual(magic) }) == true,
             let version = reader.integer(UInt16.self), readableVersions.contains(version),
@@ -150,7 +152,7 @@ struct EntryHeader: Equatable {
             let payloadChecksum = reader.integer(UInt32.self),
             let payloadLength = reader.integer(UInt64.self), payloadLength <= UInt64(Int.max),
             let created = reader.integer(UInt64.self), let expires = reader.integer(UInt64.self),
-            let key = reader.string(length: Int(keyLength))
+            let key = reader.string(length: Int(keyLength), reusing: expectedKey)
         else { return .invalid }
         var metadata: [String: String] = [:]
         for _ in 0..<pairCount {
@@ -189,6 +191,16 @@ private struct FieldCursor {
 
     mutating func string(length: Int) -> String? {
         bytes(length).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The string of the next `length` bytes: `candidate` itself when its UTF-8 is those bytes.
+    mutating func string(length: Int, reusing candidate: String?) -> String? {
+        guard var candidate else { return string(length: length) }
+        guard let field = bytes(length) else { return nil }
+        let same = candidate.utf8.count == length && candidate.withUTF8 { utf8 in
+            length == 0 || memcmp(utf8.baseAddress!, field.baseAddress!, length) == 0
+        }
+        return same ? candidate : String(validating: field, as: UTF8.self)
     }
 }
 

@@ -44,7 +44,7 @@ extension DiskCache {
             logFault(FaultCause(operation: "read", code: code), "The disk cache could not read \(path): \(FileSystem.describe(code)).")
             return nil  // an I/O error says nothing about the entry: keep it
         }
-        guard case .header(let header, let headerLength) = EntryHeader.decode(bytes) else { return discard() }
+        guard case .header(let header, let headerLength) = EntryHeader.decode(bytes, expectedKey: key.rawValue) else { return discard() }
         // Stored by a process that accepts larger entries: skip it, leave it for that process.
         guard header.payloadLength <= configuration.maximumEntrySize else { return nil }
         guard

@@ -41,8 +41,9 @@ extension DiskCache {
         /// Records a hit at `time`. Returns the touches to write now: empty unless `interval`
         /// seconds have passed since the last hand-back (the first hit starts the interval).
         mutating func record(_ name: String, inode: UInt64, at time: TimeInterval, interval: TimeInterval) -> [String: Touch] {
-            if let previous = pending[name] {
-                if previous.inode != inode || previous.time < time { pending[name] = Touch(time: time, inode: inode) }
+            if let index = pending.index(forKey: name) {  // one lookup for the usual case: touched again
+                let previous = pending.values[index]
+                if previous.inode != inode || previous.time < time { pending.values[index] = Touch(time: time, inode: inode) }
             } else if pending.count < Self.maximumPending {
                 pending[name] = Touch(time: time, inode: inode)
             }

@@ -1,16 +1,26 @@
+#if os(Linux)
+    import CImagoCodecs
+#endif
+
 /// SHA-256 (FIPS 180-4), used to name disk-cache entries.
 ///
 /// Entry names must be the same in every process and on every run, so Swift's per-process seeded
 /// `Hasher` cannot be used. SHA-256 is written out here rather than taken from swift-crypto, which
 /// would add a second copy of BoringSSL and about 40 s to a clean Linux build for one function.
+/// On Linux with x86_64's SHA extensions the blocks are compressed by the CPU's instructions (a
+/// C shim): naming the entry is part of every disk-cache hit.
 enum StableHash {
-    /// The 32-byte SHA-256 digest of `bytes`.
-    static func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var hasher = SHA256()
+    /// The 32-byte SHA-256 digest of `bytes`; `portable` keeps to the rounds written in Swift
+    /// (tests compare the two paths).
+    static func sha256(_ bytes: some Sequence<UInt8>, portable: Bool = false) -> [UInt8] {
+        var hasher = SHA256(usesHardware: SHA256.hardwareAvailable && !portable)
         let handled: Void? = bytes.withContiguousStorageIfAvailable { hasher.update($0) }
         if handled == nil { Array(bytes).withUnsafeBufferPointer { hasher.update($0) } }
         return hasher.finalize()
     }
+
+    /// Whether blocks go to the CPU's SHA instructions on this machine.
+    static var usesHardware: Bool { SHA256.hardwareAvailable }
 
     /// The lower-case hexadecimal SHA-256 of the string's UTF-8 bytes: 64 characters, safe in any
     /// file name whatever the string contains.
@@ -67,6 +77,12 @@ private struct SHA256 {
     /// Bytes waiting for a full 64-byte block.
     private var pending: [UInt8] = []
     private var messageLength: UInt64 = 0
+    /// Whether ``compress(blocks:)`` hands the blocks to the CPU's SHA instructions.
+    private let usesHardware: Bool
+
+    init(usesHardware: Bool = SHA256.hardwareAvailable) {
+        self.usesHardware = usesHardware
+    }
 
     mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         messageLength &+= UInt64(bytes.count)
@@ -76,26 +92,21 @@ private struct SHA256 {
             pending.append(contentsOf: bytes[0..<take])
             start = take
             guard pending.count == 64 else { return }
-            pending.withUnsafeBufferPointer { compress(block: UnsafeRawBufferPointer($0)) }
+            pending.withUnsafeBufferPointer { compress(blocks: UnsafeRawBufferPointer($0)) }
             pending.removeAll(keepingCapacity: true)
         }
         let raw = UnsafeRawBufferPointer(bytes)
-        while bytes.count - start >= 64 {
-            compress(block: UnsafeRawBufferPointer(rebasing: raw[start..<start + 64]))
-            start += 64
-        }
-        pending.append(contentsOf: bytes[start...])
+        let end = start + (bytes.count - start) / 64 * 64
+        compress(blocks: UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+        pending.append(contentsOf: bytes[end...])
     }
 
     /// The digest of `bytes`, all of the message, as the eight state words: full blocks are
     /// compressed in place and the padded tail is built on the stack, so nothing is allocated.
     mutating func oneShot(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {
         let raw = UnsafeRawBufferPointer(bytes)
-        var start = 0
-        while raw.count - start >= 64 {
-            compress(block: UnsafeRawBufferPointer(rebasing: raw[start..<start + 64]))
-            start += 64
-        }
+        let start = raw.count / 64 * 64
+        compress(blocks: UnsafeRawBufferPointer(rebasing: raw[0..<start]))
         let remaining = raw.count - start
         let tailLength = remaining < 56 ? 64 : 128
         let bitLength = UInt64(raw.count) &* 8
@@ -108,10 +119,31 @@ private struct SHA256 {
             for index in 0..<8 {
                 tail[tailLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
             }
-            compress(block: UnsafeRawBufferPointer(rebasing: tail[0..<64]))
-            if tailLength == 128 { compress(block: UnsafeRawBufferPointer(rebasing: tail[64..<128])) }
+            compress(blocks: UnsafeRawBufferPointer(rebasing: tail[0..<tailLength]))
         }
         return state
+    }
+
+    /// Whether this machine has the SHA instructions the C shim uses (x86_64 on Linux).
+    #if os(Linux)
+        static let hardwareAvailable = imago_sha256_is_hardware() != 0
+    #else
+        static let hardwareAvailable = false
+    #endif
+
+    /// Compresses every 64-byte block of `blocks` (a multiple of 64 bytes) into the state.
+    private mutating func compress(blocks: UnsafeRawBufferPointer) {
+        #if os(Linux)
+            if usesHardware, let base = blocks.baseAddress {
+                withUnsafeMutableBytes(of: &state) { words in
+                    imago_sha256_blocks(words.baseAddress!.assumingMemoryBound(to: UInt32.self), base, blocks.count / 64)
+                }
+                return
+            }
+        #endif
+        for start in stride(from: 0, to: blocks.count - 63, by: 64) {
+            compress(block: UnsafeRawBufferPointer(rebasing: blocks[start..<start + 64]))
+        }
     }
 
     mutating func finalize() -> [UInt8] {
@@ -122,11 +154,7 @@ private struct SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) {
             tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        tail.withUnsafeBytes { raw in
-            for offset in stride(from: 0, to: raw.count, by: 64) {
-                compress(block: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
-            }
-        }
+        tail.withUnsafeBytes { compress(blocks: $0) }
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }

@@ -36,6 +36,24 @@ struct StableHashTests {
         #expect(StableHash.sha256(bytes).count == 32)
     }
 
+    /// The CPU's SHA instructions (where this machine has them) and the rounds written in Swift
+    /// agree on every length from 0 to 300 bytes, in one piece and fed in uneven parts.
+    @Test func hardwareAndPortableRoundsAgree() throws {
+        #if os(Linux) && arch(x86_64)
+            // Where the CPU has them, the instructions are used (or this test compares one path with itself).
+            let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            #expect(StableHash.usesHardware == flags.contains(" sha_ni"))
+        #endif
+        var random = SystemRandomNumberGenerator()
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let portable = StableHash.sha256(bytes, portable: true)
+            #expect(StableHash.sha256(bytes) == portable, "\(length) bytes")
+            #expect(StableHash.sha256Hex(String(decoding: bytes.map { $0 & 0x7F }, as: UTF8.self))
+                == StableHash.hex(StableHash.sha256(bytes.map { $0 & 0x7F }, portable: true)), "\(length) ASCII bytes")
+        }
+    }
+
     @Test func crc32CheckValue() {
         #expect(Checksum.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(Checksum.crc32([UInt8]()) == 0)
