@@ -147,6 +147,8 @@ struct PreviewTests {
             #expect(decodedBefore == 1)
             for _ in parts { fixture.server.sendNextSlice(Self.path) }
             _ = try await unwatched.response
+            // Both shared one download, which went on after the watched caller left.
+            #expect(fixture.server.requests(for: Self.path).count == 1)
             #expect(metrics.counterTotal(label: "imago_preview_decodes_total") == decodedBefore)
             #expect(metrics.counterTotal(label: "imago_previews_total") == 1)
             var after: [String] = []
