@@ -7,23 +7,42 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     public var image: PlatformImage
     /// The encoded format it was decoded from.
     public var format: ImageFormat
+    /// The fields most images leave at their defaults, in one shared reference: a container is
+    /// copied on every memory-cache hit, and a small one copies in registers.
+    private var details: Details
+
     /// Every frame of an animated image with its display time; empty for a still image.
-    public var frames: [AnimationFrame]
+    public var frames: [AnimationFrame] {
+        get { details.frames }
+        set { changeDetails { $0.frames = newValue } }
+    }
     /// What a lenient decode repaired to show a damaged source (see ``DecodingPolicy``); empty
     /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
-    public var repairs: [ImageRepair]
+    public var repairs: [ImageRepair] {
+        get { details.repairs }
+        set { changeDetails { $0.repairs = newValue } }
+    }
     /// The colour profile the source declared (an ICC profile, or one built from its CICP or
     /// `gAMA`/`cHRM` tags); `nil` when it declared none or sRGB itself. Processing keeps it.
-    public var colorProfile: ColorProfile?
+    public var colorProfile: ColorProfile? {
+        get { details.colorProfile }
+        set { changeDetails { $0.colorProfile = newValue } }
+    }
     /// What was done with ``colorProfile``: ``ColorProfileHandling/convertToSRGB`` when the pixels
     /// are sRGB (converted through it, or there was none), ``ColorProfileHandling/keep`` when they
-    /// are still in its space, and encoders write it back.
-    public var colorProfileHandling: ColorProfileHandling = .convertToSRGB
+    /// are still in its space, and encoders write it back. Default: ``ColorProfileHandling/convertToSRGB``.
+    public var colorProfileHandling: ColorProfileHandling {
+        get { details.colorProfileHandling }
+        set { changeDetails { $0.colorProfileHandling = newValue } }
+    }
     #if os(Linux)
     /// A conversion to sRGB the decoder left for after the thumbnail (see
     /// `DecodingContext.defersColorConversion`); the pipeline runs it before anything else sees
     /// the pixels (`completeColorConversion()`).
-    var pendingColorConversion: ColorTransform?
+    var pendingColorConversion: ColorTransform? {
+        get { details.pendingColorConversion }
+        set { changeDetails { $0.pendingColorConversion = newValue } }
+    }
     #endif
 
     /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still)
@@ -31,8 +50,44 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = [], repairs: [ImageRepair] = []) {
         self.image = image
         self.format = format
-        self.frames = frames
-        self.repairs = repairs
+        details = frames.isEmpty && repairs.isEmpty ? Details.none : Details(frames: frames, repairs: repairs)
+    }
+
+    /// Changes the details on a reference of this container's own (copied first when shared).
+    private mutating func changeDetails(_ body: (Details) -> Void) {
+        if !isKnownUniquelyReferenced(&details) { details = details.copy() }
+        body(details)
+    }
+
+    /// The boxed fields. Changed only through ``changeDetails(_:)``, on an instance no other
+    /// container holds, so sharing it between threads is safe.
+    private final class Details: @unchecked Sendable {
+        var frames: [AnimationFrame]
+        var repairs: [ImageRepair]
+        var colorProfile: ColorProfile?
+        var colorProfileHandling = ColorProfileHandling.convertToSRGB
+        #if os(Linux)
+        var pendingColorConversion: ColorTransform?
+        #endif
+
+        /// The details of a still image with nothing repaired, no profile, nothing pending,
+        /// shared by every such container until one changes.
+        static let none = Details(frames: [], repairs: [])
+
+        init(frames: [AnimationFrame], repairs: [ImageRepair]) {
+            self.frames = frames
+            self.repairs = repairs
+        }
+
+        func copy() -> Details {
+            let copy = Details(frames: frames, repairs: repairs)
+            copy.colorProfile = colorProfile
+            copy.colorProfileHandling = colorProfileHandling
+            #if os(Linux)
+            copy.pendingColorConversion = pendingColorConversion
+            #endif
+            return copy
+        }
     }
 
     /// Number of frames: 1 for a still image.

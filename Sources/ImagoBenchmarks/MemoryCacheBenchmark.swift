@@ -35,23 +35,36 @@ enum MemoryCacheBenchmark {
         let bare = Mutex(dictionary)
 
         func perHit(_ seconds: Double) -> Double { seconds / Double(lookups) * 1e9 }
+        // Every contender hands each hit's container to the caller, as a hit is used: a loop that
+        // only compared the result with nil let the optimizer drop the copy (and its retains)
+        // from the inlined lookups of the baseline and of MemoryCache, but not from cachedImage.
         let ours: () -> Double = {
             var hits = 0
-            let seconds = time { for i in order where cache.value(forKey: keys[i]) != nil { hits += 1 } }
+            var kept: ImageContainer?
+            let seconds = time {
+                for i in order { if let found = cache.value(forKey: keys[i]) { hits += 1; kept = found } }
+            }
+            blackHole(kept)
             precondition(hits == lookups, "MemoryCache missed")
             return perHit(seconds)
         }
         let pipelineHit: () -> Double = {
             var hits = 0
-            let seconds = time { for i in order where pipeline.cachedImage(for: requests[i]) != nil { hits += 1 } }
+            var kept: ImageContainer?
+            let seconds = time {
+                for i in order { if let found = pipeline.cachedImage(for: requests[i]) { hits += 1; kept = found } }
+            }
+            blackHole(kept)
             precondition(hits == lookups, "cachedImage missed")
             return perHit(seconds)
         }
         let baseline: () -> Double = {
             var hits = 0
+            var kept: ImageContainer?
             let seconds = time {
-                for i in order where bare.withLock({ $0[keys[i]] }) != nil { hits += 1 }
+                for i in order { if let found = bare.withLock({ $0[keys[i]] }) { hits += 1; kept = found } }
             }
+            blackHole(kept)
             precondition(hits == lookups, "dictionary missed")
             return perHit(seconds)
         }
