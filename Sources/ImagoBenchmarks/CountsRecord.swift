@@ -43,7 +43,7 @@ struct CountsRecord {
     /// Records `counts` as this build's section, rounded to hundredths.
     mutating func record(_ counts: [HotPathCounts.Count]) {
         sections[Self.configuration] = Dictionary(
-            uniqueKeysWithValues: counts.map { ($0.key, ($0.perHit * 100).rounded() / 100) })
+            uniqueKeysWithValues: counts.filter(\.isChecked).map { ($0.key, ($0.perHit * 100).rounded() / 100) })
     }
 
     /// What rose: one line for each recorded count of this build that `counts` exceeds by more

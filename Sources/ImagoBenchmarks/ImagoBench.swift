@@ -38,7 +38,7 @@ struct ImagoBench {
         let python = PythonWorker(scriptDirectory: directory)
         defer { python?.stop() }
         if options.countsOnly {
-            exit(countsOnly(options: options, directory: directory))
+            exit(await countsOnly(options: options, directory: directory))
         }
         let started = ContinuousClock.now
         let context = BenchmarkContext(options: options, directory: directory, python: python, started: started)
@@ -73,7 +73,7 @@ struct ImagoBench {
         // A whole run also prints the counts (not in JSON, which holds the figures alone).
         if options.filter == nil, !options.json {
             do {
-                let counts = try HotPathCounts.measure(directory: directory)
+                let counts = try await HotPathCounts.measure(directory: directory)
                 let record = (try? CountsRecord(contentsOf: URL(fileURLWithPath: "Benchmarks/counts.json"))) ?? CountsRecord()
                 print("\n" + record.table(counts))
             } catch {
@@ -83,9 +83,9 @@ struct ImagoBench {
     }
 
     /// `--counts`: measures the counts, prints them, records or checks them; the exit status.
-    static func countsOnly(options: BenchmarkOptions, directory: URL) -> Int32 {
+    static func countsOnly(options: BenchmarkOptions, directory: URL) async -> Int32 {
         do {
-            let counts = try HotPathCounts.measure(directory: directory)
+            let counts = try await HotPathCounts.measure(directory: directory)
             let file = (options.checkCounts ?? options.recordCounts).map { URL(fileURLWithPath: $0) }
             let record = try file.map(CountsRecord.init(contentsOf:)) ?? CountsRecord()
             print(record.table(counts))

@@ -7,7 +7,7 @@ import Synchronization
 package final class Scheduler: Sendable {
     private struct State {
         var queue: SchedulerQueue
-        var parked: [SchedulerQueue.ID: CheckedContinuation<Bool, Never>] = [:]
+        var parked: [SchedulerQueue.ID: UnsafeContinuation<Bool, Never>] = [:]
         var nextID: SchedulerQueue.ID = 0
     }
 
@@ -46,14 +46,28 @@ package final class Scheduler: Sendable {
         onTicket: (Ticket) -> Void = { _ in },
         _ operation: () async throws(ImagePipeline.Error) -> Value
     ) async throws(ImagePipeline.Error) -> Value {
-        let id = state.withLock { state -> SchedulerQueue.ID in
+        // A free slot with nobody waiting starts the job at once: parking the task only to resume
+        // it would send it through the executor for nothing.
+        let isCancelled = Task.isCancelled
+        let (id, startedAtOnce) = state.withLock { state -> (SchedulerQueue.ID, Bool) in
             state.nextID += 1
-            return state.nextID
+            return (state.nextID, !isCancelled && state.queue.startIfFree(state.nextID))
         }
         onTicket(Ticket(id: id, scheduler: self))
-        let admitted = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let (refused, started) = state.withLock { state -> (Bool, [CheckedContinuation<Bool, Never>]) in
+        let admitted = startedAtOnce ? true : await park(id, priority: priority)
+        guard admitted else { throw cancellation }
+        defer { release(id) }
+        return try await operation()
+    }
+
+    /// Queues job `id` and waits for its slot: true once it may run, false when the calling task
+    /// was cancelled first (the job has then left the queue).
+    private func park(_ id: SchedulerQueue.ID, priority: ImageRequest.Priority) async -> Bool {
+        await withTaskCancellationHandler {
+            // Unsafe, not checked: every continuation is resumed once, by whoever takes it out
+            // of `parked` under the lock.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+                let (refused, started) = state.withLock { state -> (Bool, [UnsafeContinuation<Bool, Never>]) in
                     // Checked under the lock that `onCancel` takes: a cancellation is either seen
                     // here or finds the job parked.
                     if Task.isCancelled { return (true, []) }
@@ -67,16 +81,13 @@ package final class Scheduler: Sendable {
         } onCancel: {
             let (own, started) = state.withLock { state in
                 guard let own = state.parked.removeValue(forKey: id) else {
-                    return (CheckedContinuation<Bool, Never>?.none, [CheckedContinuation<Bool, Never>]())
+                    return (UnsafeContinuation<Bool, Never>?.none, [UnsafeContinuation<Bool, Never>]())
                 }
                 return (own, state.queue.cancel(id).compactMap { state.parked.removeValue(forKey: $0) })
             }
             own?.resume(returning: false)
             for waiter in started { waiter.resume(returning: true) }
         }
-        guard admitted else { throw cancellation }
-        defer { release(id) }
-        return try await operation()
     }
 
     private func release(_ id: SchedulerQueue.ID) {

@@ -51,6 +51,14 @@ struct SchedulerQueue: Sendable {
         return startable()
     }
 
+    /// A job that may start at once, without waiting its turn: true (and it runs) when a slot is
+    /// free and no job waits; false leaves the queue unchanged, and the job must ``enqueue(_:priority:)``.
+    mutating func startIfFree(_ id: ID) -> Bool {
+        guard waiting.isEmpty, running.count < maximumConcurrent else { return false }
+        running.insert(id)
+        return true
+    }
+
     /// A running job ended: returns the waiting jobs that may start now.
     mutating func finish(_ id: ID) -> [ID] {
         running.remove(id)

@@ -145,8 +145,9 @@ public final class ImagePipeline: Sendable {
     public func data(for request: ImageRequest) async throws(Error) -> (Data, ImageResponse.Source) {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        if loaded.source == .network, ImageHeader.probe(loaded.data) != nil {
-            diskWriter.storeOriginal(loaded, for: request)  // their header is an image's
+        // Stored when their header is an image's (read only when there is a disk cache to store in).
+        if loaded.source == .network, configuration.diskCache != nil, ImageHeader.probe(loaded.data) != nil {
+            diskWriter.storeOriginal(loaded, for: request)
         }
         return (loaded.data, loaded.source)
     }

@@ -16,6 +16,28 @@ struct SchedulerQueueTests {
         #expect(queue.running == [2, 3])
     }
 
+    @Test("A job starts at once only when a slot is free; it frees its slot as any other")
+    func startIfFree() {
+        var queue = SchedulerQueue(maximumConcurrent: 2)
+        let first = queue.startIfFree(1)
+        #expect(first)
+        #expect(queue.enqueue(2, priority: .normal) == [2])
+        let third = queue.startIfFree(3)
+        #expect(!third, "no slot free")
+        #expect(queue.running == [1, 2])
+        #expect(queue.waitingCount == 0, "a job refused at once is not queued")
+        #expect(queue.enqueue(3, priority: .normal) == [])
+        #expect(queue.finish(1) == [3], "the job started at once hands its slot to the one waiting")
+        let whileFull = queue.startIfFree(4)
+        #expect(!whileFull)
+        _ = queue.finish(2)
+        _ = queue.finish(3)
+        #expect(queue.running.isEmpty)
+        let whenFree = queue.startIfFree(4)
+        #expect(whenFree)
+        #expect(queue.running == [4])
+    }
+
     @Test("Higher priority starts first, then arrival order")
     func order() {
         var queue = SchedulerQueue(maximumConcurrent: 1)
