@@ -45,10 +45,12 @@ final class DiskWriter: Sendable {
     // MARK: - Originals
 
     /// Stores downloaded bytes that decoded, or whose header proved them an image: once per
-    /// download, with the validators and lifetime their ``DiskStorage`` allows.
-    func storeOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest) {
+    /// download, with the validators and lifetime their ``DiskStorage`` allows. Bytes that were
+    /// not decoded (`data(for:)`, prefetching) pass `checkingHeader: true`: they are stored only
+    /// when their header is an image's, read only when everything else allows the write.
+    func storeOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest, checkingHeader: Bool = false) {
         guard loaded.source == .network, request.cachePolicy.writesDisk, let diskCache, !loaded.storage.isForbidden,
-            loaded.claimDiskWrite()
+            !checkingHeader || ImageHeader.probe(loaded.data) != nil, loaded.claimDiskWrite()
         else { return }
         let storage = loaded.storage
         schedule(for: request, bytes: loaded.data.count) {

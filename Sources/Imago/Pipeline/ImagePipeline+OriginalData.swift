@@ -28,9 +28,7 @@ extension ImagePipeline {
             throw .unsupportedScheme(request.url)
         }
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        if loaded.source == .network, ImageHeader.probe(loaded.data) != nil {
-            diskWriter.storeOriginal(loaded, for: request)  // their header is an image's
-        }
+        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
         let expiresAt: Date?
         switch loaded.expiry {
         case .date(let date):

@@ -145,10 +145,7 @@ public final class ImagePipeline: Sendable {
     public func data(for request: ImageRequest) async throws(Error) -> (Data, ImageResponse.Source) {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        // Stored when their header is an image's (read only when there is a disk cache to store in).
-        if loaded.source == .network, configuration.diskCache != nil, ImageHeader.probe(loaded.data) != nil {
-            diskWriter.storeOriginal(loaded, for: request)
-        }
+        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
         return (loaded.data, loaded.source)
     }
 
