@@ -4,9 +4,11 @@ import Synchronization
 /// share it, each can leave alone, and the work is cancelled only when its last caller leaves.
 ///
 /// The work runs in its own unstructured task, so no caller's cancellation reaches it directly.
-/// One lock guards the whole table; it is held only for bookkeeping, never across work, and
-/// nothing is released under it: a finished or abandoned entry (its task, its priority observer
-/// and whatever they hold) is moved out and dropped after the lock.
+/// The table is split into shards by key, each behind its own lock, so callers of different
+/// images do not wait for each other's bookkeeping (a request takes a lock four or five times: to
+/// join, to watch the priority, to read it, to finish). A lock is held only for bookkeeping, never
+/// across work, and nothing is released under it: a finished or abandoned entry (its task, its
+/// priority observer and whatever they hold) is moved out and dropped after the lock.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, ImagePipeline.Error>
 
@@ -18,53 +20,81 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let cancellation: ImagePipeline.Error
     }
 
-    private struct Entry: Sendable {
+    fileprivate struct Entry: Sendable {
         let generation: UInt64
         var machine = SharedWorkStateMachine<Waiter>()
         var task: Task<Void, Never>?
         /// Told when the highest waiter priority changes (the scheduler moves the download).
         var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
-        /// Waiters that asked for progress, and for updates: with none (the common case), a
-        /// report visits no waiter.
-        var progressWaiters = 0
-        var updateWaiters = 0
+        /// Waiters that asked for progress, and for updates.
+        let interest = Interest()
 
-        mutating func count(_ waiter: Waiter, _ change: Int) {
-            if waiter.progress != nil { progressWaiters += change }
-            if waiter.updates != nil { updateWaiters += change }
+        /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under the table's lock.
+        func count(_ waiter: Waiter, _ change: Int) {
+            if waiter.progress != nil { interest.progress.add(change, ordering: .relaxed) }
+            if waiter.updates != nil { interest.updates.add(change, ordering: .relaxed) }
         }
     }
 
-    private struct State: Sendable {
+    /// How many waiters of one piece of work asked for progress and for updates. Changed under
+    /// the table's lock, read without it: the work reports every piece of a body, and with nobody
+    /// listening (the common case) a report costs one atomic load instead of the lock and a lookup.
+    /// A waiter that joins meanwhile misses at most that one report; progress and bodies are
+    /// cumulative, so the next one tells it everything.
+    final class Interest: Sendable {
+        let progress = Atomic<Int>(0)
+        let updates = Atomic<Int>(0)
+    }
+
+    fileprivate struct State: Sendable {
         var entries: [Key: Entry] = [:]
-        var nextID: UInt64 = 0
-
-        mutating func makeID() -> UInt64 {
-            nextID += 1
-            return nextID
-        }
     }
 
-    private let state = Mutex(State())
+    /// One part of the table: the keys whose hash falls into it.
+    fileprivate final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    /// Shards (a power of two): enough that a few dozen downloads rarely share one.
+    private static var shardCount: Int { 16 }
+
+    private let shards: [Shard] = (0..<InFlightTable.shardCount).map { _ in Shard() }
+    /// Waiter IDs and entry generations, unique across shards.
+    private let lastID = Atomic<UInt64>(0)
+
+    private func makeID() -> UInt64 { lastID.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    private func shard(for key: Key) -> Shard { shards[key.hashValue & (Self.shardCount - 1)] }
 
     /// What the shared work sees of its waiters.
     struct Context: Sendable {
         fileprivate let table: InFlightTable
+        fileprivate let shard: Shard
         fileprivate let key: Key
         fileprivate let generation: UInt64
+        fileprivate let interest: Interest
 
         /// Passes progress to every waiter still waiting.
-        func report(_ progress: DownloadProgress) { table.report(progress, key: key, generation: generation) }
+        func report(_ progress: DownloadProgress) {
+            guard interest.progress.load(ordering: .relaxed) > 0 else { return }
+            table.report(progress, shard: shard, key: key, generation: generation)
+        }
+
+        /// Whether any waiter asked for updates: when none did, the work need not make them.
+        var wantsUpdates: Bool { interest.updates.load(ordering: .relaxed) > 0 }
 
         /// Passes `update` to every waiter still waiting that asked for updates.
-        func send(_ update: WorkUpdate) { table.send(update, key: key, generation: generation) }
+        func send(_ update: WorkUpdate) {
+            guard wantsUpdates else { return }
+            table.send(update, shard: shard, key: key, generation: generation)
+        }
 
         /// The highest priority among the waiters still waiting.
-        var priority: ImageRequest.Priority { table.priority(key: key, generation: generation) ?? .normal }
+        var priority: ImageRequest.Priority { table.priority(shard: shard, key: key, generation: generation) ?? .normal }
 
         /// Calls `observer` whenever the highest waiter priority changes from now on.
         func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
-            table.state.withLock { state in
+            shard.state.withLock { state in
                 guard state.entries[key]?.generation == generation else { return }
                 state.entries[key]?.priorityObserver = observer
             }
@@ -73,12 +103,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// One caller's place among the waiters, to change its priority while it waits.
     struct WaiterHandle: Sendable {
-        fileprivate let table: InFlightTable
+        fileprivate let shard: Shard
         fileprivate let key: Key
         fileprivate let id: UInt64
 
         func updatePriority(_ priority: ImageRequest.Priority) {
-            let notify = table.state.withLock { state -> (@Sendable () -> Void)? in
+            let notify = shard.state.withLock { state -> (@Sendable () -> Void)? in
                 guard let changed = state.entries[key]?.machine.updatePriority(id: id, to: priority),
                     let observer = state.entries[key]?.priorityObserver
                 else { return nil }
@@ -89,10 +119,10 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Number of keys with work under way.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { shards.reduce(0) { count, shard in count + shard.state.withLock { $0.entries.count } } }
 
     /// Callers waiting for the work for `key`.
-    func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.machine.waiters.count ?? 0 } }
+    func waiterCount(for key: Key) -> Int { shard(for: key).state.withLock { $0.entries[key]?.machine.waiters.count ?? 0 } }
 
     /// Waits for the work for `key`, starting it with `work` when none runs.
     ///
@@ -107,31 +137,32 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         onWaiting: (WaiterHandle) -> Void = { _ in },
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) async throws(ImagePipeline.Error) -> Value {
-        let id = state.withLock { $0.makeID() }
+        let id = makeID()
+        let shard = shard(for: key)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let waiter = Waiter(continuation: continuation, progress: progress, updates: updates, cancellation: cancellation)
-                join(key: key, id: id, waiter: waiter, priority: priority, work: work)
-                onWaiting(WaiterHandle(table: self, key: key, id: id))
+                join(shard: shard, key: key, id: id, waiter: waiter, priority: priority, work: work)
+                onWaiting(WaiterHandle(shard: shard, key: key, id: id))
             }
         } onCancel: {
-            leave(key: key, id: id)
+            leave(shard: shard, key: key, id: id)
         }
         return try outcome.get()
     }
 
     private func join(
-        key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
+        shard: Shard, key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority,
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) {
-        let (answerNow, notify, replaced) = state.withLock { state -> (Bool, (@Sendable () -> Void)?, Entry?) in
+        let (answerNow, notify, replaced) = shard.state.withLock { state -> (Bool, (@Sendable () -> Void)?, Entry?) in
             // Checked under the lock: `leave` takes it too, so a cancellation is either seen
             // here or finds the waiter registered.
             if Task.isCancelled { return (true, nil, nil) }
             var replaced: Entry?
             while true {
                 if state.entries[key] == nil {
-                    state.entries[key] = Entry(generation: state.makeID())
+                    state.entries[key] = Entry(generation: makeID())
                 }
                 let before = state.entries[key]!.machine.priority
                 let action = state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority)
@@ -146,7 +177,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     // Finished or abandoned: replace it (released after the lock).
                     replaced = state.entries.removeValue(forKey: key)
                 case .start:
-                    let context = Context(table: self, key: key, generation: state.entries[key]!.generation)
+                    let entry = state.entries[key]!
+                    let context = Context(table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
                     state.entries[key]!.task = Task.detached(priority: priority.taskPriority) {
                         let outcome: Outcome
                         do throws(ImagePipeline.Error) {
@@ -154,7 +186,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         } catch {
                             outcome = .failure(error)
                         }
-                        self.finish(key: key, generation: context.generation, outcome: outcome)
+                        self.finish(shard: shard, key: key, generation: context.generation, outcome: outcome)
                     }
                     return (false, nil, replaced)
                 }
@@ -165,11 +197,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
     }
 
-    private func leave(key: Key, id: UInt64) {
+    private func leave(shard: Shard, key: Key, id: UInt64) {
         typealias Leaving = (
             SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
         )
-        let (action, task, notify, removed): Leaving = state.withLock { state in
+        let (action, task, notify, removed): Leaving = shard.state.withLock { state in
             // Changed where it is stored: a copy taken out of the dictionary would share the
             // waiters' storage and copy all of it on the first change (O(waiters) per leave).
             guard let index = state.entries.index(forKey: key) else { return (.none, nil, nil, nil) }
@@ -197,8 +229,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private func finish(key: Key, generation: UInt64, outcome: Outcome) {
-        let (waiters, removed): ([Waiter], Entry?) = state.withLock { state in
+    private func finish(shard: Shard, key: Key, generation: UInt64, outcome: Outcome) {
+        let (waiters, removed): ([Waiter], Entry?) = shard.state.withLock { state in
             guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else {
                 return ([], nil)
             }
@@ -211,24 +243,24 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 
-    private func report(_ progress: DownloadProgress, key: Key, generation: UInt64) {
-        let handlers = state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation, entry.progressWaiters > 0 else { return [] }
+    private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {
+        let handlers = shard.state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
+            guard let entry = state.entries[key], entry.generation == generation else { return [] }
             return entry.machine.waiters.compactMap(\.waiter.progress)
         }
         for handler in handlers { handler(progress) }
     }
 
-    private func send(_ update: WorkUpdate, key: Key, generation: UInt64) {
-        let handlers = state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation, entry.updateWaiters > 0 else { return [] }
+    private func send(_ update: WorkUpdate, shard: Shard, key: Key, generation: UInt64) {
+        let handlers = shard.state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
+            guard let entry = state.entries[key], entry.generation == generation else { return [] }
             return entry.machine.waiters.compactMap(\.waiter.updates)
         }
         for handler in handlers { handler(update) }
     }
 
-    private func priority(key: Key, generation: UInt64) -> ImageRequest.Priority? {
-        state.withLock { state in
+    private func priority(shard: Shard, key: Key, generation: UInt64) -> ImageRequest.Priority? {
+        shard.state.withLock { state in
             guard let entry = state.entries[key], entry.generation == generation else { return nil }
             return entry.machine.priority
         }

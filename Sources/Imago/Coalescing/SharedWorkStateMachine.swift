@@ -6,7 +6,15 @@
 /// at once with a cancellation; when the last waiter leaves, the work is cancelled; when the work
 /// finishes, every remaining waiter gets the result. The shared priority is the highest waiter's.
 struct SharedWorkStateMachine<Waiter> {
-    private(set) var waiters: [(id: UInt64, waiter: Waiter, priority: ImageRequest.Priority)] = []
+    /// One waiter and what the machine knows of it. A struct, not a tuple: arrays of tuples go
+    /// through the runtime's generic tuple witnesses on every copy, a struct's are compiled in.
+    struct Slot {
+        let id: UInt64
+        let waiter: Waiter
+        var priority: ImageRequest.Priority
+    }
+
+    private(set) var waiters: [Slot] = []
     private(set) var isStarted = false
     private(set) var isClosed = false
     /// How many waiters wait at each priority, so the shared priority is known without visiting
@@ -36,7 +44,7 @@ struct SharedWorkStateMachine<Waiter> {
 
     mutating func add(id: UInt64, waiter: Waiter, priority: ImageRequest.Priority) -> AddAction {
         guard !isClosed else { return .closed }
-        waiters.append((id, waiter, priority))
+        waiters.append(Slot(id: id, waiter: waiter, priority: priority))
         counts[priority] += 1
         if isStarted { return .join }
         isStarted = true
@@ -117,3 +125,5 @@ struct PriorityCounts: Sendable, Equatable {
 extension SharedWorkStateMachine.RemoveAction: Equatable where Waiter: Equatable {}
 
 extension SharedWorkStateMachine: Sendable where Waiter: Sendable {}
+
+extension SharedWorkStateMachine.Slot: Sendable where Waiter: Sendable {}

@@ -229,15 +229,17 @@ extension ImagePipeline {
         // The body so far goes to the image works that decode previews from it (none asked: nothing sent).
         observer.receivedBody = { received in
             if resumes { context.report(resumption.progress(of: received)) }
+            guard context.wantsUpdates else { return }
             context.send(.body(ReceivedBody(kept: resumption.keptData(for: received), received: received.data, attempt: attempt)))
         }
         if let store, resumption.isResumable {
-            let logger = configuration.logger
-            let url = configuration.logged(resumption.url)
+            let (logger, redacts) = (configuration.logger, configuration.redactsURLs)
             observer.interrupted = { received in
                 guard let kept = resumption.resumableData(from: received) else { return }
                 store.store(kept, for: key)
-                logger.debug("Kept \(kept.data.count) of \(kept.totalLength) bytes of \(url) to resume")
+                // The URL is written out only here: redacting it parses it, too dear for every download.
+                logger.debug(
+                    "Kept \(kept.data.count) of \(kept.totalLength) bytes of \(resumption.url.description(redacting: redacts)) to resume")
             }
         }
         return observer
