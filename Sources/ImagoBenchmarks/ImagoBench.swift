@@ -9,6 +9,10 @@ struct ImagoBench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--page-faults") { try PageFaultProbe.run(); return }
+        if let index = arguments.firstIndex(of: OverheadProbe.flag) {
+            try await OverheadProbe.run(arguments: Array(arguments[(index + 1)...]))
+            return
+        }
         if let index = arguments.firstIndex(of: "--thumbnail-child"), arguments.count >= index + 3 {
             try ThumbnailBenchmark.child(path: arguments[index + 1], target: Int(arguments[index + 2]) ?? 256)
             return

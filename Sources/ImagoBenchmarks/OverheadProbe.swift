@@ -1,0 +1,108 @@
+import Foundation
+import Imago
+import ImagoTestSupport
+
+/// `imago-bench --overhead-probe PASSES [WAY…]`: a diagnostic, not a figure. What one request
+/// costs in CPU, each way of making it run alone in passes of 200 requests, the ways interleaved,
+/// so that `perf record` can profile one way at a time and the CPU of two ways can be compared.
+///
+/// Ways (all, when none is named):
+/// - `loader`: the platform loader over loopback, 8 workers looping over their URLs (the network
+///   group's baseline);
+/// - `pipeline`: `data(for:)` over loopback, every request of a pass in its own task at once, the
+///   scheduler running 8 (the network group's figure);
+/// - `pipeline-workers`: `data(for:)` over loopback called by 8 workers, as the loader is;
+/// - `memory-pipeline`, `memory-pipeline-workers`: the same two with a loader that answers from
+///   memory without suspending, which leaves what the pipeline itself costs: the shared work, its
+///   task, the scheduler, the bookkeeping.
+enum OverheadProbe {
+    static let flag = "--overhead-probe"
+    static let ways = ["loader", "pipeline", "pipeline-workers", "memory-pipeline", "memory-pipeline-workers"]
+    private static let requestsPerPass = 200
+    private static let concurrency = 8
+
+    static func run(arguments: [String]) async throws {
+        guard let passes = arguments.first.flatMap({ Int($0) }), passes > 0 else {
+            throw CountsError("\(flag) PASSES [\(ways.joined(separator: "|"))…]")
+        }
+        let chosen = arguments.count > 1 ? Array(arguments.dropFirst()) : ways
+        if let unknown = chosen.first(where: { !ways.contains($0) }) {
+            throw CountsError("unknown way \(unknown); the ways are \(ways.joined(separator: ", "))")
+        }
+        let server = try await TestServer.start()
+        for index in 0..<requestsPerPass {
+            server.set("/images/\(index).jpg", data: try Fixtures.jpeg(width: 1135, height: 851, seed: index), contentType: "image/jpeg")
+        }
+        let urls = (0..<requestsPerPass).map { server.url(for: "/images/\($0).jpg") }
+        let loader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+        let pipelineLoader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+        func pipeline(_ loader: any DataLoading) -> ImagePipeline {
+            ImagePipeline(
+                configuration: .init(
+                    dataLoader: loader, memoryCache: nil, diskCache: nil, maximumConcurrentDownloads: concurrency,
+                    connectivity: .alwaysReachable))
+        }
+        let network = pipeline(pipelineLoader)
+        let memory = pipeline(MemoryLoader())
+
+        var samples: [String: [Double]] = [:]
+        for pass in 0...passes {  // pass 0 warms up
+            for way in chosen {
+                let before = processCPUSeconds()
+                switch way {
+                case "loader":
+                    try await workers(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+                case "pipeline": try await allAtOnce(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
+                case "pipeline-workers": try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
+                case "memory-pipeline": try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
+                default: try await workers(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
+                }
+                if pass > 0 { samples[way, default: []].append((processCPUSeconds() - before) / Double(urls.count) * 1e6) }
+            }
+        }
+        for way in chosen {
+            let sorted = samples[way, default: []].sorted()
+            print("\(way): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)")
+        }
+        try await loader.shutdown()
+        try await pipelineLoader.shutdown()
+        try await server.shutdown()
+    }
+
+    /// `concurrency` tasks, each making every `concurrency`-th request in turn.
+    private static func workers(_ urls: [URL], _ request: @escaping @Sendable (URL) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask { for index in stride(from: worker, to: urls.count, by: concurrency) { try await request(urls[index]) } }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A task for every request, all started at once.
+    private static func allAtOnce(_ urls: [URL], _ request: @escaping @Sendable (URL) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for url in urls { group.addTask { try await request(url) } }
+            try await group.waitForAll()
+        }
+    }
+
+    /// User and system CPU of the whole process (the loopback server included), in seconds.
+    private static func processCPUSeconds() -> Double {
+        let usage = resourceUsage(children: false)
+        let seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+        let microseconds = usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+        return Double(seconds) + Double(microseconds) / 1e6
+    }
+
+    /// Answers every request with the same 50 KB at once, without suspending.
+    private struct MemoryLoader: DataLoading {
+        static let body = Data(repeating: 0xA5, count: 50 * 1024)
+
+        func loadData(
+            for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
+        ) async throws(ImagePipeline.Error) -> DataResponse {
+            DataResponse(data: Self.body, statusCode: 200, headers: ["content-type": "image/jpeg"])
+        }
+    }
+}
