@@ -29,7 +29,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// Waiters that asked for progress, and for updates.
         let interest = Interest()
 
-        /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under the table's lock.
+        /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under its shard's lock.
         func count(_ waiter: Waiter, _ change: Int) {
             if waiter.progress != nil { interest.progress.add(change, ordering: .relaxed) }
             if waiter.updates != nil { interest.updates.add(change, ordering: .relaxed) }
@@ -37,7 +37,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// How many waiters of one piece of work asked for progress and for updates. Changed under
-    /// the table's lock, read without it: the work reports every piece of a body, and with nobody
+    /// the shard's lock, read without it: the work reports every piece of a body, and with nobody
     /// listening (the common case) a report costs one atomic load instead of the lock and a lookup.
     /// A waiter that joins meanwhile misses at most that one report; progress and bodies are
     /// cumulative, so the next one tells it everything.
@@ -177,8 +177,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     // Finished or abandoned: replace it (released after the lock).
                     replaced = state.entries.removeValue(forKey: key)
                 case .start:
-                    let entry = state.entries[key]!
-                    let context = Context(table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
+                    let context = Context(
+                        table: self, shard: shard, key: key, generation: state.entries[key]!.generation,
+                        interest: state.entries[key]!.interest)
                     state.entries[key]!.task = Task.detached(priority: priority.taskPriority) {
                         let outcome: Outcome
                         do throws(ImagePipeline.Error) {
