@@ -30,7 +30,7 @@ struct BenchmarkOptions: Sendable {
         usage: imago-bench [--filter PATTERN] [--json] [--quick] [--repetitions N]
                imago-bench --counts [--record-counts FILE] [--check-counts FILE]
                imago-bench --page-faults
-               imago-bench --overhead-probe PASSES [loader|pipeline|pipeline-workers|memory-pipeline|memory-pipeline-workers…]
+               imago-bench \(OverheadProbe.flag) PASSES [\(OverheadProbe.wayNames)…]
         groups: \(BenchmarkGroup.all.map(\.name).joined(separator: ", "))
         """
 

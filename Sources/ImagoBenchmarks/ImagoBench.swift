@@ -10,7 +10,12 @@ struct ImagoBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--page-faults") { try PageFaultProbe.run(); return }
         if let index = arguments.firstIndex(of: OverheadProbe.flag) {
-            try await OverheadProbe.run(arguments: Array(arguments[(index + 1)...]))
+            do {
+                try await OverheadProbe.run(arguments: Array(arguments[(index + 1)...]))
+            } catch let error as CountsError {  // a usage error: said plainly, no backtrace
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(2)
+            }
             return
         }
         if let index = arguments.firstIndex(of: "--thumbnail-child"), arguments.count >= index + 3 {

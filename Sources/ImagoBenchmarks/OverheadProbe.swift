@@ -17,17 +17,29 @@ import ImagoTestSupport
 ///   task, the scheduler, the bookkeeping.
 enum OverheadProbe {
     static let flag = "--overhead-probe"
-    static let ways = ["loader", "pipeline", "pipeline-workers", "memory-pipeline", "memory-pipeline-workers"]
+
+    enum Way: String, CaseIterable {
+        case loader, pipeline
+        case pipelineWorkers = "pipeline-workers"
+        case memoryPipeline = "memory-pipeline"
+        case memoryPipelineWorkers = "memory-pipeline-workers"
+    }
+
+    /// The ways' names, as the command line takes them.
+    static var wayNames: String { Way.allCases.map(\.rawValue).joined(separator: "|") }
     private static let requestsPerPass = 200
     private static let concurrency = 8
 
     static func run(arguments: [String]) async throws {
         guard let passes = arguments.first.flatMap({ Int($0) }), passes > 0 else {
-            throw CountsError("\(flag) PASSES [\(ways.joined(separator: "|"))…]")
+            throw CountsError("\(flag) PASSES [\(wayNames)…]")
         }
-        let chosen = arguments.count > 1 ? Array(arguments.dropFirst()) : ways
-        if let unknown = chosen.first(where: { !ways.contains($0) }) {
-            throw CountsError("unknown way \(unknown); the ways are \(ways.joined(separator: ", "))")
+        var chosen = Way.allCases
+        if arguments.count > 1 {
+            chosen = try arguments.dropFirst().map { name in
+                guard let way = Way(rawValue: name) else { throw CountsError("unknown way \(name); the ways are \(wayNames)") }
+                return way
+            }
         }
         let server = try await TestServer.start()
         for index in 0..<requestsPerPass {
@@ -45,24 +57,24 @@ enum OverheadProbe {
         let network = pipeline(pipelineLoader)
         let memory = pipeline(MemoryLoader())
 
-        var samples: [String: [Double]] = [:]
+        var samples: [Way: [Double]] = [:]
         for pass in 0...passes {  // pass 0 warms up
             for way in chosen {
                 let before = processCPUSeconds()
                 switch way {
-                case "loader":
+                case .loader:
                     try await workers(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
-                case "pipeline": try await allAtOnce(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
-                case "pipeline-workers": try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
-                case "memory-pipeline": try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
-                default: try await workers(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
+                case .pipeline: try await allAtOnce(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
+                case .pipelineWorkers: try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
+                case .memoryPipeline: try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
+                case .memoryPipelineWorkers: try await workers(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
                 }
                 if pass > 0 { samples[way, default: []].append((processCPUSeconds() - before) / Double(urls.count) * 1e6) }
             }
         }
         for way in chosen {
             let sorted = samples[way, default: []].sorted()
-            print("\(way): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)")
+            print("\(way.rawValue): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)")
         }
         try await loader.shutdown()
         try await pipelineLoader.shutdown()

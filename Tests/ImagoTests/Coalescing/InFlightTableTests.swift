@@ -100,4 +100,33 @@ struct InFlightTableTests {
         for caller in callers { #expect(try await caller.value == 42) }
         #expect(table.count == 0)
     }
+
+    @Test("A work whose only caller leaves while it is starting is cancelled, not left running")
+    func abandonedWhileStarting() async throws {
+        let table = InFlightTable<String, Int>()
+        let callerHandle = Mutex<Task<Int, any Error>?>(nil)
+        let workCancelled = Mutex(false)
+        let caller = Task {
+            try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled) { _ in
+                // Before its first suspension (on Linux this runs at once, before the table keeps the
+                // task): the only caller leaves, so nobody is left to cancel the task through the table.
+                var handle = callerHandle.withLock { $0 }
+                for _ in 0..<10_000_000 where handle == nil {
+                    sched_yield()
+                    handle = callerHandle.withLock { $0 }
+                }
+                handle?.cancel()
+                do {
+                    try await Task.sleep(for: .seconds(600))
+                } catch {
+                    workCancelled.withLock { $0 = true }
+                }
+                return 7
+            }
+        }
+        callerHandle.withLock { $0 = caller }
+        await #expect(throws: ImagePipeline.Error.self) { try await caller.value }
+        #expect(await eventually(within: .seconds(20)) { workCancelled.withLock { $0 } })
+        #expect(table.count == 0)
+    }
 }
