@@ -19,7 +19,7 @@ extension DiskCache {
 
         /// What a directory scan found.
         struct Scan {
-            var files: [String: File]
+            var files: [EntryName: File]
             /// Bytes in temporary files: writes under way, or left by a writer that was killed.
             /// They take disk space, so they count toward the limit, but are never evicted.
             var temporaryBytes = 0
@@ -27,16 +27,16 @@ extension DiskCache {
 
         enum Change {
             /// An entry was written or read: it exists with this size and access time.
-            case present(String, File)
+            case present(EntryName, File)
             /// An entry file was deleted or found missing.
-            case removed(String)
+            case removed(EntryName)
         }
 
         private enum Phase { case unloaded, loading, loaded }
 
         private var phase = Phase.unloaded
         private var journal: [Change] = []
-        private var files: [String: File] = [:]
+        private var files: [EntryName: File] = [:]
         /// Entry bytes plus ``Scan/temporaryBytes`` of the last scan.
         private(set) var totalBytes = 0
         /// Bytes this process stored since the last scan: other processes may have written as much.
@@ -60,7 +60,7 @@ extension DiskCache {
 
         /// Records a hit in memory. Returns the touches due to be written to the files now
         /// (see ``RecencyJournal``); usually none.
-        mutating func recordHit(_ name: String, _ file: File, persistenceInterval: TimeInterval) -> [String: RecencyJournal.Touch] {
+        mutating func recordHit(_ name: EntryName, _ file: File, persistenceInterval: TimeInterval) -> [EntryName: RecencyJournal.Touch] {
             hits += 1
             apply(.present(name, file))
             return recency.record(name, inode: file.inode, at: file.lastAccess, interval: persistenceInterval)
@@ -77,7 +77,7 @@ extension DiskCache {
             phase == .loaded && (totalBytes > limit || writtenSinceScan >= max(limit / 10, 1))
         }
 
-        mutating func recordMiss(_ name: String) {
+        mutating func recordMiss(_ name: EntryName) {
             misses += 1
             apply(.removed(name))
         }
@@ -114,9 +114,9 @@ extension DiskCache {
 
         /// When the total exceeds `limit`, removes from the index and returns the least recently
         /// used entries whose removal brings the total down to `target`; the caller deletes them.
-        mutating func evictions(limit: Int, target: Int) -> [(name: String, inode: UInt64)] {
+        mutating func evictions(limit: Int, target: Int) -> [(name: EntryName, inode: UInt64)] {
             guard phase == .loaded, totalBytes > limit else { return [] }
-            var victims: [(name: String, inode: UInt64)] = []
+            var victims: [(name: EntryName, inode: UInt64)] = []
             for (name, file) in files.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
                 guard totalBytes > target else { break }
                 victims.append((name, file.inode))

@@ -82,7 +82,7 @@ extension DiskCache {
         for name in entryFileNames() {
             switch summary(ofEntry: name) {
             case .some(.some(let summary)): entries.append(summary)
-            case .some(.none): damaged.append(name)
+            case .some(.none): damaged.append(name.description)
             case .none: break  // vanished since it was listed
             }
         }
@@ -100,14 +100,14 @@ extension DiskCache {
             guard case .some(.some(let summary)) = summary(ofEntry: name) else {
                 FileSystem.remove(path(ofEntry: name), ifInode: status.inode)
                 result.removed.append(
-                    .init(fileName: name, key: nil, fileSize: status.size, reason: "damaged or unreadable header"))
+                    .init(fileName: name.description, key: nil, fileSize: status.size, reason: "damaged or unreadable header"))
                 continue
             }
             guard Self.entryName(for: summary.key) == name else {
                 FileSystem.remove(path(ofEntry: name), ifInode: status.inode)
                 result.removed.append(
                     .init(
-                        fileName: name, key: summary.key, fileSize: status.size,
+                        fileName: name.description, key: summary.key, fileSize: status.size,
                         reason: "the file name does not match its key"))
                 continue
             }
@@ -120,7 +120,7 @@ extension DiskCache {
             } else {
                 result.removed.append(
                     .init(
-                        fileName: name, key: summary.key, fileSize: status.size,
+                        fileName: name.description, key: summary.key, fileSize: status.size,
                         reason: "payload damaged (length or checksum)"))
             }
         }
@@ -147,21 +147,18 @@ extension DiskCache {
 
     // MARK: - Reading headers
 
-    /// The names in `entries/` that look like entry files (64 lower-case hex digits).
-    private func entryFileNames() -> [String] {
-        var names: [String] = []
+    /// The names in `entries/` that are entry files' (64 lower-case hex digits), in order.
+    private func entryFileNames() -> [EntryName] {
+        var names: [EntryName] = []
         FileSystem.forEachName(inDirectory: directory.standardizedFileURL.path + "/entries") { name, _ in
-            let text = String(cString: name)
-            if text.utf8.count == 64, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
-                names.append(text)
-            }
+            if let name = EntryName(fileName: name) { names.append(name) }
         }
         return names.sorted()
     }
 
     /// The summary of the entry file `name`: nil when it cannot be opened (it vanished), `.some(nil)`
     /// when its header is damaged or disagrees with the file's size.
-    private func summary(ofEntry name: String) -> EntrySummary?? {
+    private func summary(ofEntry name: EntryName) -> EntrySummary?? {
         let path = path(ofEntry: name)
         let fd = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
@@ -179,7 +176,7 @@ extension DiskCache {
             case .header(let header, let length):
                 guard status.size - length == header.payloadLength else { return .some(nil) }
                 return EntrySummary(
-                    key: CacheKey(header.key), fileName: name, fileSize: status.size,
+                    key: CacheKey(header.key), fileName: name.description, fileSize: status.size,
                     payloadSize: header.payloadLength, createdAt: header.createdAt, expiresAt: header.expiresAt,
                     lastAccess: Date(timeIntervalSince1970: status.modified))
             case .needsBytes(let length) where length <= status.size && length > wanted:
@@ -191,7 +188,7 @@ extension DiskCache {
     }
 
     /// Puts back the modification time a verifying read moved, if the file is still the same one.
-    private func restoreModified(ofEntry name: String, inode: UInt64, to time: TimeInterval) {
+    private func restoreModified(ofEntry name: EntryName, inode: UInt64, to time: TimeInterval) {
         let path = path(ofEntry: name)
         guard let current = FileSystem.status(atPath: path), current.inode == inode else { return }
         let seconds = time.rounded(.down)

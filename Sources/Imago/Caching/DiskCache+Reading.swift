@@ -16,7 +16,7 @@ extension DiskCache {
     /// The whole file is read with one `pread` into one buffer, and the returned `Data` is a view of
     /// its payload part: no second read, no copy, no zero-filling.
     func readEntry(
-        named name: String, key: CacheKey, at time: Date, allowExpired: Bool
+        named name: EntryName, key: CacheKey, at time: Date, allowExpired: Bool
     ) -> (Entry, FileSystem.Status)? {
         withOpenEntry(named: name) { fd, status, path in
             readEntry(fd, status: status, path: path, key: key, at: time, allowExpired: allowExpired)
@@ -96,7 +96,7 @@ extension DiskCache {
     }
 
     /// Deletes the entry file `name` if it has expired or its header is damaged.
-    func removeIfExpired(named name: String, at time: Date) -> Bool {
+    func removeIfExpired(named name: EntryName, at time: Date) -> Bool {
         withOpenEntry(named: name) { fd, status, path in
             if let (header, length) = readHeader(fd, fileSize: status.size),
                 header.payloadLength == status.size - length, header.expiresAt.map({ $0 > time }) ?? true
@@ -120,7 +120,7 @@ extension DiskCache {
     /// Opens the entry file `name` for reading and calls `body` with its descriptor, status and
     /// path; nil when the file cannot be opened (most often: it does not exist).
     private func withOpenEntry<Result>(
-        named name: String, _ body: (Int32, FileSystem.Status, String) -> Result?
+        named name: EntryName, _ body: (Int32, FileSystem.Status, String) -> Result?
     ) -> Result? {
         let path = path(ofEntry: name)
         var fd = calls.open(path, O_RDONLY | O_CLOEXEC | Self.noAccessTime, 0)

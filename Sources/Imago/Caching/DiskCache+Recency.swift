@@ -31,16 +31,16 @@ extension DiskCache {
             var inode: UInt64
         }
 
-        /// At most this many names wait (about 100 bytes each).
+        /// At most this many names wait (about 50 bytes each).
         static let maximumPending = 4_096
 
-        private(set) var pending: [String: Touch] = [:]
+        private(set) var pending: [EntryName: Touch] = [:]
         /// When touches were last handed back; nil until the first hit (which starts the interval).
         private var lastDrain: TimeInterval?
 
         /// Records a hit at `time`. Returns the touches to write now: empty unless `interval`
         /// seconds have passed since the last hand-back (the first hit starts the interval).
-        mutating func record(_ name: String, inode: UInt64, at time: TimeInterval, interval: TimeInterval) -> [String: Touch] {
+        mutating func record(_ name: EntryName, inode: UInt64, at time: TimeInterval, interval: TimeInterval) -> [EntryName: Touch] {
             if let index = pending.index(forKey: name) {  // one lookup for the usual case: touched again
                 let previous = pending.values[index]
                 if previous.inode != inode || previous.time < time { pending.values[index] = Touch(time: time, inode: inode) }
@@ -55,7 +55,7 @@ extension DiskCache {
         }
 
         /// Hands back every waiting touch and empties the journal.
-        mutating func drain(at time: TimeInterval?) -> [String: Touch] {
+        mutating func drain(at time: TimeInterval?) -> [EntryName: Touch] {
             if let time { lastDrain = time }
             defer { pending = [:] }
             return pending
@@ -64,7 +64,7 @@ extension DiskCache {
 
     /// Writes hit times to entry files' modification times: only to the file that was read (same
     /// inode) and only forward in time, so a newer entry or a later hit elsewhere is never aged.
-    func persist(_ touches: [String: RecencyJournal.Touch]) {
+    func persist(_ touches: [EntryName: RecencyJournal.Touch]) {
         for (name, touch) in touches {
             let path = path(ofEntry: name)
             guard let status = FileSystem.status(atPath: path), status.isRegularFile, status.inode == touch.inode,

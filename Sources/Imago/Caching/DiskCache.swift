@@ -231,11 +231,11 @@ public final class DiskCache: Sendable {
         persistRecency()
         let time = now()
         var removed = 0
-        var names: [String] = []
+        var names: [EntryName] = []
         FileSystem.forEachName(inDirectory: entriesPath) { name, _ in
-            names.append(String(cString: name))
+            if let name = EntryName(fileName: name) { names.append(name) }
         }
-        for name in names where Self.isEntryName(name) {
+        for name in names {
             if removeIfExpired(named: name, at: time) {
                 removed += 1
                 index.withLock { $0.apply(.removed(name)) }
@@ -274,23 +274,14 @@ public final class DiskCache: Sendable {
 
     // MARK: - Entries
 
-    /// The file name of `key`'s entry: the lower-case hex SHA-256 of its raw value.
-    static func entryName(for key: CacheKey) -> String {
-        StableHash.sha256Hex(key.rawValue)
+    /// The name of `key`'s entry file: the SHA-256 of its raw value.
+    static func entryName(for key: CacheKey) -> EntryName {
+        EntryName(key: key)
     }
 
-    func path(ofEntry name: String) -> String {
-        // One allocation: `entriesPath + "/" + name` makes an intermediate string first.
-        var path = ""
-        path.reserveCapacity(entriesPath.utf8.count + 1 + name.utf8.count)
-        path += entriesPath
-        path += "/"
-        path += name
-        return path
-    }
-
-    private static func isEntryName(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    /// The path of the entry file `name`, built in one allocation.
+    func path(ofEntry name: EntryName) -> String {
+        name.path(in: entriesPath)
     }
 
     private func expiresAt(_ expiry: Expiry, from time: Date) -> Date? {
@@ -319,9 +310,9 @@ public final class DiskCache: Sendable {
     /// Writes the entry to a temporary file and renames it into place. If the cache's folders have
     /// been deleted meanwhile, recreates them, forgets the index, and tries once more.
     private func writeEntry(
-        named name: String, header: [UInt8], payload: Data, at time: Date
+        named name: EntryName, header: [UInt8], payload: Data, at time: Date
     ) throws(Error) -> FileSystem.Status {
-        let temporary = temporaryPath + "/" + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let temporary = temporaryPath + "/" + name.description + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let destination = path(ofEntry: name)
         var attempt = 1
         while true {
@@ -382,10 +373,9 @@ public final class DiskCache: Sendable {
     /// Every entry file's size and modification time, and the bytes of temporary files, from
     /// `readdir` + `fstatat`; opens no file.
     private func scanEntries() -> Index.Scan {
-        var files: [String: Index.File] = [:]
+        var files: [EntryName: Index.File] = [:]
         FileSystem.forEachName(inDirectory: entriesPath) { namePointer, directory in
-            let name = String(cString: namePointer)
-            guard Self.isEntryName(name), let status = FileSystem.status(of: namePointer, inDirectory: directory),
+            guard let name = EntryName(fileName: namePointer), let status = FileSystem.status(of: namePointer, inDirectory: directory),
                 status.isRegularFile
             else { return }
             files[name] = Index.File(size: status.size, lastAccess: status.modified, inode: status.inode)

@@ -22,26 +22,37 @@ enum StableHash {
     /// Whether blocks go to the CPU's SHA instructions on this machine.
     static var usesHardware: Bool { SHA256.hardwareAvailable }
 
-    /// The lower-case hexadecimal SHA-256 of the string's UTF-8 bytes: 64 characters, safe in any
-    /// file name whatever the string contains.
-    static func sha256Hex(_ string: String) -> String {
+    /// The SHA-256 of the string's UTF-8 bytes as its eight 32-bit words, most significant first
+    /// (the digest's bytes are their big-endian spelling). Allocates nothing.
+    static func sha256Words(_ string: String) -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {
         var string = string
         return string.withUTF8 { bytes in
             var hasher = SHA256()
-            let words = hasher.oneShot(bytes)
-            // 64 hex digits straight from the eight state words: no digest array in between.
-            return String(unsafeUninitializedCapacity: 64) { buffer in
-                let digits: StaticString = "0123456789abcdef"
-                digits.withUTF8Buffer { digits in
-                    for index in 0..<8 {
-                        let word = withUnsafeBytes(of: words) { $0.load(fromByteOffset: 4 * index, as: UInt32.self) }
-                        for nibble in 0..<8 {
-                            buffer[8 * index + nibble] = digits[Int((word >> UInt32(28 - 4 * nibble)) & 0xF)]
-                        }
-                    }
+            return hasher.oneShot(bytes)
+        }
+    }
+
+    /// The lower-case hexadecimal SHA-256 of the string's UTF-8 bytes: 64 characters, safe in any
+    /// file name whatever the string contains.
+    static func sha256Hex(_ string: String) -> String {
+        let words = sha256Words(string)
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            withUnsafeBytes(of: words) { words in
+                for index in 0..<8 {
+                    let word = words.load(fromByteOffset: 4 * index, as: UInt32.self)
+                    writeHex(UInt64(word), digits: 8, into: UnsafeMutableBufferPointer(rebasing: buffer[8 * index..<8 * index + 8]))
                 }
-                return 64
             }
+            return 64
+        }
+    }
+
+    /// Writes the low `digits` nibbles of `value` as lower-case hexadecimal, most significant first,
+    /// into the first `digits` bytes of `buffer`.
+    static func writeHex(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        for nibble in 0..<digits {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(4 * (digits - 1 - nibble))) & 0xF
+            buffer[nibble] = digit < 10 ? 0x30 + digit : 0x57 + digit  // "0"…"9", "a"…"f"
         }
     }
 

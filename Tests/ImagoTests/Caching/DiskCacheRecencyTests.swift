@@ -86,21 +86,23 @@ struct DiskCacheRecencyTests {
 
     @Test("The journal hands back touches once the interval has passed, and holds a bounded number of names")
     func journalDecisions() {
+        func name(_ key: CacheKey) -> DiskCache.EntryName { DiskCache.EntryName(key: key) }
+        let (a, b, c) = (name("a"), name("b"), name("c"))
         var journal = DiskCache.RecencyJournal()
-        #expect(journal.record("a", inode: 1, at: 100, interval: 30).isEmpty)
-        #expect(journal.record("b", inode: 2, at: 110, interval: 30).isEmpty)
-        #expect(journal.record("a", inode: 1, at: 105, interval: 30).isEmpty)  // newer: kept
-        #expect(journal.record("a", inode: 1, at: 101, interval: 30).isEmpty)  // older: ignored
-        let due = journal.record("c", inode: 3, at: 130, interval: 30)
-        #expect(due == ["a": .init(time: 105, inode: 1), "b": .init(time: 110, inode: 2), "c": .init(time: 130, inode: 3)])
+        #expect(journal.record(a, inode: 1, at: 100, interval: 30).isEmpty)
+        #expect(journal.record(b, inode: 2, at: 110, interval: 30).isEmpty)
+        #expect(journal.record(a, inode: 1, at: 105, interval: 30).isEmpty)  // newer: kept
+        #expect(journal.record(a, inode: 1, at: 101, interval: 30).isEmpty)  // older: ignored
+        let due = journal.record(c, inode: 3, at: 130, interval: 30)
+        #expect(due == [a: .init(time: 105, inode: 1), b: .init(time: 110, inode: 2), c: .init(time: 130, inode: 3)])
         #expect(journal.pending.isEmpty)
         for index in 0..<(DiskCache.RecencyJournal.maximumPending + 10) {
-            #expect(journal.record("n\(index)", inode: UInt64(index), at: 131, interval: 30).isEmpty)
+            #expect(journal.record(name(CacheKey("n\(index)")), inode: UInt64(index), at: 131, interval: 30).isEmpty)
         }
         #expect(journal.pending.count == DiskCache.RecencyJournal.maximumPending)
-        #expect(journal.record("n0", inode: 0, at: 140, interval: 30).isEmpty)  // a kept name still moves forward
-        #expect(journal.pending["n0"]?.time == 140)
-        #expect(journal.record("n1", inode: 1, at: 160, interval: 30).count == DiskCache.RecencyJournal.maximumPending)
+        #expect(journal.record(name("n0"), inode: 0, at: 140, interval: 30).isEmpty)  // a kept name still moves forward
+        #expect(journal.pending[name("n0")]?.time == 140)
+        #expect(journal.record(name("n1"), inode: 1, at: 160, interval: 30).count == DiskCache.RecencyJournal.maximumPending)
         #expect(journal.drain(at: nil).isEmpty)
     }
 }
