@@ -82,6 +82,21 @@ extension DiskCache {
             StableHash.writeHex(low, digits: 16, into: UnsafeMutableBufferPointer(rebasing: buffer[48..<64]))
         }
 
+        /// Calls `body` with `directory`, a slash and the 64 digits as a C string on the stack:
+        /// the path of a hit costs no allocation.
+        func withPath<Result>(in directory: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+            var directory = directory
+            return directory.withUTF8 { prefix in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + 2 + Self.length) { buffer in
+                    _ = buffer.initialize(fromContentsOf: prefix)
+                    buffer[prefix.count] = UInt8(ascii: "/")
+                    writeDigits(into: UnsafeMutableBufferPointer(rebasing: buffer[(prefix.count + 1)...]))
+                    buffer[prefix.count + 1 + Self.length] = 0
+                    return buffer.withMemoryRebound(to: CChar.self) { body(UnsafePointer($0.baseAddress!)) }
+                }
+            }
+        }
+
         /// `directory`, a slash and the 64 digits, built in one allocation.
         func path(in directory: String) -> String {
             var directory = directory
@@ -93,6 +108,11 @@ extension DiskCache {
                     return prefix.count + 1 + Self.length
                 }
             }
+        }
+
+        /// One word: the digest's words are uniformly distributed, and equal names have equal words.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(high)
         }
 
         /// The order of the file names' spellings.

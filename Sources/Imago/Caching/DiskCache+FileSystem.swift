@@ -48,7 +48,7 @@ extension DiskCache {
         /// faults. Each returns what the POSIX call returns and leaves the cause in `errno`.
         /// Production uses ``system``: one indirect call per system call, nothing measurable.
         struct Calls: Sendable {
-            var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+            var open: @Sendable (_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32
             var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
             var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int
             var rename: @Sendable (_ source: String, _ destination: String) -> Int32

@@ -18,16 +18,16 @@ extension DiskCache {
     func readEntry(
         named name: EntryName, key: CacheKey, at time: Date, allowExpired: Bool
     ) -> (Entry, FileSystem.Status)? {
-        withOpenEntry(named: name) { fd, status, path in
-            readEntry(fd, status: status, path: path, key: key, at: time, allowExpired: allowExpired)
+        withOpenEntry(named: name) { fd, status in
+            readEntry(fd, status: status, name: name, key: key, at: time, allowExpired: allowExpired)
         }
     }
 
     private func readEntry(
-        _ fd: Int32, status: FileSystem.Status, path: String, key: CacheKey, at time: Date, allowExpired: Bool
+        _ fd: Int32, status: FileSystem.Status, name: EntryName, key: CacheKey, at time: Date, allowExpired: Bool
     ) -> (Entry, FileSystem.Status)? {
         let discard = { () -> (Entry, FileSystem.Status)? in
-            FileSystem.remove(path, ifInode: status.inode)
+            FileSystem.remove(self.path(ofEntry: name), ifInode: status.inode)
             return nil
         }
         let size = status.size
@@ -41,7 +41,7 @@ extension DiskCache {
         guard FileSystem.read(fd, into: UnsafeMutableRawBufferPointer(mutating: bytes), at: 0, calls: calls) else {
             let code = errno
             guard code != 0 else { return discard() }  // shorter than its size: replaced meanwhile
-            logFault(FaultCause(operation: "read", code: code), "The disk cache could not read \(path): \(FileSystem.describe(code)).")
+            logFault(FaultCause(operation: "read", code: code), "The disk cache could not read \(path(ofEntry: name)): \(FileSystem.describe(code)).")
             return nil  // an I/O error says nothing about the entry: keep it
         }
         guard case .header(let header, let headerLength) = EntryHeader.decode(bytes, expectedKey: key.rawValue) else { return discard() }
@@ -97,13 +97,13 @@ extension DiskCache {
 
     /// Deletes the entry file `name` if it has expired or its header is damaged.
     func removeIfExpired(named name: EntryName, at time: Date) -> Bool {
-        withOpenEntry(named: name) { fd, status, path in
+        withOpenEntry(named: name) { fd, status in
             if let (header, length) = readHeader(fd, fileSize: status.size),
                 header.payloadLength == status.size - length, header.expiresAt.map({ $0 > time }) ?? true
             {
                 return false
             }
-            FileSystem.remove(path, ifInode: status.inode)
+            FileSystem.remove(path(ofEntry: name), ifInode: status.inode)
             return true
         } ?? false
     }
@@ -117,26 +117,28 @@ extension DiskCache {
         private static let noAccessTime: Int32 = 0
     #endif
 
-    /// Opens the entry file `name` for reading and calls `body` with its descriptor, status and
-    /// path; nil when the file cannot be opened (most often: it does not exist).
+    /// Opens the entry file `name` for reading and calls `body` with its descriptor and status;
+    /// nil when the file cannot be opened (most often: it does not exist).
     private func withOpenEntry<Result>(
-        named name: EntryName, _ body: (Int32, FileSystem.Status, String) -> Result?
+        named name: EntryName, _ body: (Int32, FileSystem.Status) -> Result?
     ) -> Result? {
-        let path = path(ofEntry: name)
-        var fd = calls.open(path, O_RDONLY | O_CLOEXEC | Self.noAccessTime, 0)
-        if fd < 0, errno == EPERM, Self.noAccessTime != 0 {
-            fd = calls.open(path, O_RDONLY | O_CLOEXEC, 0)  // a file of another user: no O_NOATIME
+        let fd = withPath(ofEntry: name) { path in
+            let fd = calls.open(path, O_RDONLY | O_CLOEXEC | Self.noAccessTime, 0)
+            guard fd < 0, errno == EPERM, Self.noAccessTime != 0 else { return fd }
+            return calls.open(path, O_RDONLY | O_CLOEXEC, 0)  // a file of another user: no O_NOATIME
         }
         guard fd >= 0 else {
             let code = errno
             if code != ENOENT {
-                logFault(FaultCause(operation: "open", code: code), "The disk cache could not open \(path): \(FileSystem.describe(code)).")
+                logFault(
+                    FaultCause(operation: "open", code: code),
+                    "The disk cache could not open \(path(ofEntry: name)): \(FileSystem.describe(code)).")
             }
             return nil
         }
         defer { close(fd) }
         entryFilesOpened.add(1, ordering: .relaxed)
         guard let status = FileSystem.status(ofFile: fd) else { return nil }
-        return body(fd, status, path)
+        return body(fd, status)
     }
 }

@@ -29,6 +29,11 @@ extension DiskCache {
             var time: TimeInterval
             /// The file that was read: a newer file renamed over it keeps its own time.
             var inode: UInt64
+
+            /// Becomes `other` if it is a later hit on the same file, or a hit on another file.
+            mutating func keep(_ other: Touch) {
+                if other.inode != inode || other.time > time { self = other }
+            }
         }
 
         /// At most this many names wait (about 50 bytes each).
@@ -41,11 +46,15 @@ extension DiskCache {
         /// Records a hit at `time`. Returns the touches to write now: empty unless `interval`
         /// seconds have passed since the last hand-back (the first hit starts the interval).
         mutating func record(_ name: EntryName, inode: UInt64, at time: TimeInterval, interval: TimeInterval) -> [EntryName: Touch] {
-            if let index = pending.index(forKey: name) {  // one lookup for the usual case: touched again
-                let previous = pending.values[index]
-                if previous.inode != inode || previous.time < time { pending.values[index] = Touch(time: time, inode: inode) }
-            } else if pending.count < Self.maximumPending {
-                pending[name] = Touch(time: time, inode: inode)
+            let touch = Touch(time: time, inode: inode)
+            if pending.count < Self.maximumPending {
+                // One lookup, whether the name is new or not (the `default:` subscript would
+                // allocate a closure context on every call).
+                if let previous = pending.updateValue(touch, forKey: name), previous.inode == inode, previous.time > time {
+                    pending[name] = previous  // an earlier hit recorded late: the later one stays
+                }
+            } else if let index = pending.index(forKey: name) {
+                pending.values[index].keep(touch)
             }
             guard let lastDrain else {
                 self.lastDrain = time

@@ -284,6 +284,11 @@ public final class DiskCache: Sendable {
         name.path(in: entriesPath)
     }
 
+    /// Calls `body` with the path of the entry file `name` as a C string on the stack.
+    func withPath<Result>(ofEntry name: EntryName, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        name.withPath(in: entriesPath, body)
+    }
+
     private func expiresAt(_ expiry: Expiry, from time: Date) -> Date? {
         switch expiry {
         case .lifetime(let lifetime):
