@@ -97,17 +97,9 @@ extension DiskCache {
             }
         }
 
-        /// `directory`, a slash and the 64 digits, built in one allocation.
+        /// `directory`, a slash and the 64 digits.
         func path(in directory: String) -> String {
-            var directory = directory
-            return directory.withUTF8 { prefix in
-                String(unsafeUninitializedCapacity: prefix.count + 1 + Self.length) { buffer in
-                    _ = buffer.initialize(fromContentsOf: prefix)
-                    buffer[prefix.count] = UInt8(ascii: "/")
-                    writeDigits(into: UnsafeMutableBufferPointer(rebasing: buffer[(prefix.count + 1)...]))
-                    return prefix.count + 1 + Self.length
-                }
-            }
+            withPath(in: directory) { String(cString: $0) }
         }
 
         /// One word: the digest's words are uniformly distributed, and equal names have equal words.

@@ -279,7 +279,7 @@ public final class DiskCache: Sendable {
         EntryName(key: key)
     }
 
-    /// The path of the entry file `name`, built in one allocation.
+    /// The path of the entry file `name`.
     func path(ofEntry name: EntryName) -> String {
         name.path(in: entriesPath)
     }

@@ -105,6 +105,25 @@ struct DiskCacheRecencyTests {
         #expect(journal.record(name("n1"), inode: 1, at: 160, interval: 30).count == DiskCache.RecencyJournal.maximumPending)
         #expect(journal.drain(at: nil).isEmpty)
     }
+
+    @Test("A hit on a file renamed over the one hit before replaces its touch, even at an earlier time; so does a later hit, full or not")
+    func journalKeepsTheLatestTouchOfEachFile() {
+        func name(_ key: CacheKey) -> DiskCache.EntryName { DiskCache.EntryName(key: key) }
+        var journal = DiskCache.RecencyJournal()
+        _ = journal.record(name("a"), inode: 1, at: 105, interval: 300)
+        _ = journal.record(name("a"), inode: 2, at: 101, interval: 300)  // a new file under the name
+        #expect(journal.pending[name("a")] == .init(time: 101, inode: 2))
+        for index in 0..<DiskCache.RecencyJournal.maximumPending {
+            _ = journal.record(name(CacheKey("n\(index)")), inode: 7, at: 110, interval: 300)
+        }
+        #expect(journal.pending.count == DiskCache.RecencyJournal.maximumPending)  // full
+        _ = journal.record(name("a"), inode: 2, at: 100, interval: 300)  // earlier: ignored
+        #expect(journal.pending[name("a")] == .init(time: 101, inode: 2))
+        _ = journal.record(name("a"), inode: 3, at: 99, interval: 300)  // another file: kept
+        #expect(journal.pending[name("a")] == .init(time: 99, inode: 3))
+        _ = journal.record(name("a"), inode: 3, at: 120, interval: 300)
+        #expect(journal.pending[name("a")] == .init(time: 120, inode: 3))
+    }
 }
 
 @Suite("DiskCache entry format versions")
