@@ -58,11 +58,9 @@ enum StableHash {
 
     /// Lower-case hexadecimal, two characters per byte.
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             for (index, byte) in bytes.enumerated() {
-                buffer[2 * index] = digits[Int(byte >> 4)]
-                buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+                writeHex(UInt64(byte), digits: 2, into: UnsafeMutableBufferPointer(rebasing: buffer[2 * index..<2 * index + 2]))
             }
             return bytes.count * 2
         }
