@@ -18,7 +18,9 @@ typealias PlatformDataLoader = URLSessionDataLoader
 ///
 /// - `data(for:)` through `ImagePipeline` (no caches; every request of a pass handed over at once,
 ///   the scheduler runs `C` at a time over a loader with `C` connections) against bare
-///   `PlatformDataLoader` GETs of the same URLs by `C` workers, at C = 8 and 32.
+///   `PlatformDataLoader` GETs of the same URLs by `C` workers, at C = 8 and 32; beside it (not
+///   the figure), `data(for:)` called by `C` workers as the bare loader is, which tells what
+///   handing every request over at once costs apart from what the pipeline costs.
 /// - The same with a `DiskCache` (every request reloads and stores; the pass ends when the disk
 ///   writes have finished) against bare GETs each followed by a plain file write (open, write, close).
 /// - `image(for:)` with decode at C = 8, beside the bare GETs (for scale; it decodes, they do not).
@@ -64,8 +66,9 @@ enum NetworkBenchmark {
                     dataLoader: pipelineLoader, memoryCache: nil, diskCache: nil,
                     maximumConcurrentDownloads: concurrency, connectivity: .alwaysReachable))
 
-            /// `C` workers, each GETting every C-th URL, pass after pass; `write` gets each body.
-            func bare(write: (@Sendable (Int, Data) throws -> Void)?) -> () async throws -> Double {
+            /// `C` workers, each loading every C-th URL with `load` (which returns the body's size),
+            /// pass after pass.
+            func workers(_ load: @escaping @Sendable (Int) async throws -> Int) -> () async throws -> Double {
                 {
                     let seconds = try await time {
                         for _ in 0..<passes {
@@ -74,22 +77,35 @@ enum NetworkBenchmark {
                                     group.addTask {
                                         var bytes = 0
                                         for index in stride(from: worker, to: imageCount, by: concurrency) {
-                                            let data = try await raw.loadData(for: DataRequest(url: urls[index]), progress: { _ in }).data
-                                            try write?(index, data)
-                                            bytes += data.count
+                                            bytes += try await load(index)
                                         }
                                         return bytes
                                     }
                                 }
                                 let bytes = try await group.reduce(0, +)
-                                precondition(bytes == totalBytes, "raw GETs lost bytes")
+                                precondition(bytes == totalBytes, "a pass lost bytes")
                             }
                         }
                     }
                     return Double(total) / seconds
                 }
             }
+            /// Bare GETs by `C` workers; `write` gets each body.
+            func bare(write: (@Sendable (Int, Data) throws -> Void)?) -> () async throws -> Double {
+                workers { index in
+                    let data = try await raw.loadData(for: DataRequest(url: urls[index]), progress: { _ in }).data
+                    try write?(index, data)
+                    return data.count
+                }
+            }
             let rawGets = bare(write: nil)
+            // The pipeline called as the bare loader is: each worker waits for one request before
+            // the next, so nothing waits in the scheduler and nothing is handed over at once.
+            let pipelineByWorkers = workers { index in
+                let (data, source) = try await pipeline.data(for: ImageRequest(url: urls[index]))
+                precondition(source == .network)
+                return data.count
+            }
             // A plain file write of each body: what storing the bytes costs at the least.
             let rawGetsAndWrites = bare { index, data in
                 try plainWrite(data, to: writeDirectory.appendingPathComponent("\(concurrency)-\(index).jpg").path)
@@ -152,6 +168,8 @@ enum NetworkBenchmark {
                 }
                 contenders.append(images)
             }
+            contenders.append(pipelineByWorkers)
+            let byWorkers = contenders.count - 1
             for contender in contenders { _ = try await contender() }  // warm up connections and code
             let requestsBefore = server.totalRequestCount
             let m = try await Interleaved(repetitions: repetitions).run(contenders)
@@ -164,6 +182,10 @@ enum NetworkBenchmark {
                 Figure(
                     benchmark: "network", name: "ImagePipeline.data(for:), concurrency \(concurrency), \(label)",
                     unit: "req/s", higherIsBetter: true, ours: m[0], baselineName: bareName, baseline: m[1],
+                    extra: [
+                        ("data(for:) called by \(concurrency) workers as the bare loader is, req/s", m[byWorkers]),
+                        ("its ratio to the bare loader", m[byWorkers] / m[1]),
+                    ],
                     repetitions: repetitions))
             if concurrency == 8 {
                 figures.append(
