@@ -141,7 +141,10 @@ import Testing
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.socketCount(pid: server.pid) <= descriptors },
                 "\(ProcessProbe.socketCount(pid: server.pid)) sockets, \(descriptors) before")
-            #expect(ProcessProbe.threadCount(pid: server.pid) <= threads, "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
+            // Eventually: a worker thread of the global pool that served the last callbacks lives
+            // on for a few seconds before it exits idle; a thread per client would stay.
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: server.pid) <= threads },
+                "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
         }
     }
 
@@ -332,7 +335,10 @@ import Testing
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.socketCount(pid: server.pid) <= sockets },
                 "\(ProcessProbe.socketCount(pid: server.pid)) sockets, \(sockets) before")
-            #expect(ProcessProbe.threadCount(pid: server.pid) <= threads, "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
+            // Eventually: a worker thread of the global pool that served the last callbacks lives
+            // on for a few seconds before it exits idle; a thread per client would stay.
+            #expect(await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: server.pid) <= threads },
+                "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
             #expect(await eventually(within: .seconds(5)) { await server.metrics().contains("imago_serve_response_in_flight_bytes 0.0") },
                 "the budget got every lease back")
             return growth
