@@ -141,10 +141,7 @@ import Testing
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.socketCount(pid: server.pid) <= descriptors },
                 "\(ProcessProbe.socketCount(pid: server.pid)) sockets, \(descriptors) before")
-            // Eventually: a worker thread of the global pool that served the last callbacks lives
-            // on for a few seconds before it exits idle; a thread per client would stay.
-            #expect(await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: server.pid) <= threads },
-                "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
+            await expectThreads(of: server.pid, backTo: threads)
         }
     }
 
@@ -259,6 +256,17 @@ import Testing
     /// with `environment`, checks what holds with or without pacing (connections, the shared
     /// body counted once, everything released after) and returns how much the child's resident
     /// memory grew while they read.
+    /// The server's threads come back to `threads` once its clients have gone: eventually, since a
+    /// worker thread of the global pool that served the last callbacks lives on for a few seconds
+    /// before it exits idle; a thread per client would stay.
+    private func expectThreads(
+        of pid: Int32, backTo threads: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        #expect(
+            await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: pid) <= threads },
+            "\(ProcessProbe.threadCount(pid: pid)) threads, \(threads) before", sourceLocation: sourceLocation)
+    }
+
     private func fortySlowReaders(environment: [String: String] = [:]) async throws -> Int {
         let origin = try await TestServer.start()
         defer { Task { try? await origin.shutdown() } }
@@ -335,10 +343,7 @@ import Testing
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.serverConnections(port: server.port, pid: server.pid) == 0 })
             #expect(await eventually(within: .seconds(30)) { ProcessProbe.socketCount(pid: server.pid) <= sockets },
                 "\(ProcessProbe.socketCount(pid: server.pid)) sockets, \(sockets) before")
-            // Eventually: a worker thread of the global pool that served the last callbacks lives
-            // on for a few seconds before it exits idle; a thread per client would stay.
-            #expect(await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: server.pid) <= threads },
-                "\(ProcessProbe.threadCount(pid: server.pid)) threads, \(threads) before")
+            await expectThreads(of: server.pid, backTo: threads)
             #expect(await eventually(within: .seconds(5)) { await server.metrics().contains("imago_serve_response_in_flight_bytes 0.0") },
                 "the budget got every lease back")
             return growth
