@@ -9,13 +9,16 @@ import Synchronization
 /// task is cancelled and the caller gets ``ImagePipeline/Error/timedOut(_:_:after:)``.
 package final class DownloadWatchdog: Sendable {
     private let url: URL
-    private let downloadTimeout: Duration
+    /// Time allowed to connect (enforced by the transport; kept here for its error).
+    let connectTimeout: Duration
+    let downloadTimeout: Duration
     private let stallTimeout: Duration
     private let start: ContinuousClock.Instant
     private let lastActivity: Mutex<ContinuousClock.Instant>
 
     package init(url: URL, configuration: DataLoaderConfiguration) {
         self.url = url
+        self.connectTimeout = configuration.connectTimeout
         self.downloadTimeout = configuration.downloadTimeout
         self.stallTimeout = configuration.stallTimeout
         self.start = .now
@@ -89,14 +92,22 @@ package final class DownloadWatchdog: Sendable {
         }
     }
 
+    /// When the next limit could run out, as things stand: a watcher sleeps until then.
+    var nextWake: ContinuousClock.Instant { min(deadline, lastActivity.withLock { $0 } + stallTimeout) }
+
+    /// Tells the watchdog that a watcher meant to wake at `wake` and woke at `woke`, so that a
+    /// late wake-up counts as starvation (see ``creditingStarvation(lastActivity:wake:woke:)``).
+    func credit(wake: ContinuousClock.Instant, woke: ContinuousClock.Instant) {
+        lastActivity.withLock { $0 = Self.creditingStarvation(lastActivity: $0, wake: wake, woke: woke) }
+    }
+
     /// Sleeps until the next limit could run out, then throws the limit that did.
     private func watch() async throws {
         while true {
             if let expired = expiredLimit() { throw expired }
-            let wake = min(deadline, lastActivity.withLock { $0 } + stallTimeout)
+            let wake = nextWake
             try await Task.sleep(until: wake, clock: .continuous)
-            let woke = ContinuousClock.now
-            lastActivity.withLock { $0 = Self.creditingStarvation(lastActivity: $0, wake: wake, woke: woke) }
+            credit(wake: wake, woke: .now)
         }
     }
 }

@@ -71,7 +71,7 @@ public final class HTTPClientDataLoader: DataLoading {
         }
         return try await HTTPClientTransfer.run(request, configuration: configuration, observer: observer) {
             [client] url, headers in
-            HTTPClientTransfer.Hop(client: client, request: HTTPClientTransfer.getRequest(url.absoluteString, headers: headers))
+            HTTPClientTransfer.Hop(client: client, url: url.absoluteString, headers: headers)
         }
     }
 }

@@ -99,8 +99,8 @@ public final class GuardedDataLoader: DataLoading {
             leases.withLock { $0.append(connection.lease) }
             var hop = HTTPClientTransfer.Hop(
                 client: connection.client,
-                request: HTTPClientTransfer.getRequest(connection.target, headers: headers.filter { $0.key.lowercased() != "host" }))
-            if let hostHeader = connection.hostHeader { hop.request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
+                url: connection.target, headers: headers.filter { $0.key.lowercased() != "host" })
+            if let hostHeader = connection.hostHeader { hop.headers.replaceOrAdd(name: "Host", value: hostHeader) }
             return hop
         }
     }
