@@ -15,7 +15,7 @@ import Synchronization
 /// A failed connection attempt is reported at once rather than retried, so that the pipeline's
 /// own retry policy decides. Call ``shutdown()`` when done; a loader released without it shuts
 /// its client down in the background.
-public final class HTTPClientDataLoader: DataLoading {
+public final class HTTPClientDataLoader: DataLoading, DownloadStarting {
     /// The limits every download is held to.
     public let configuration: DataLoaderConfiguration
 
@@ -61,15 +61,24 @@ public final class HTTPClientDataLoader: DataLoading {
     }
 
     /// Downloads `request` as ``loadData(for:progress:)`` does, showing `observer` the body as it
-    /// arrives and what arrived of a body that stops early.
+    /// arrives and what arrived of a body that stops early. The observer is called on the
+    /// connection's event loop: it must return quickly.
     public func loadData(
         for request: DataRequest, observer: DownloadObserver
     ) async throws(ImagePipeline.Error) -> DataResponse {
+        try await startDownload(for: request, observer: observer).response(cancelling: true)
+    }
+
+    /// Starts downloading `request` (see ``DownloadStarting``): the pipeline's way to share one
+    /// download among callers who may each leave alone.
+    package func startDownload(
+        for request: DataRequest, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> any StartedDownload {
         try DownloadValidator.checkScheme(of: request.url)
         guard !isShutDown.load(ordering: .relaxed) else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
-        return try await HTTPClientTransfer.run(request, configuration: configuration, observer: observer) {
+        return try await HTTPClientDownload.start(request, configuration: configuration, observer: observer) {
             [client] url, headers in
             HTTPClientTransfer.Hop(client: client, url: url.absoluteString, headers: headers)
         }
