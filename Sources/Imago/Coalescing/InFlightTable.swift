@@ -3,7 +3,12 @@ import Synchronization
 /// The work under way, at most one piece per key: callers asking for the same key while it runs
 /// share it, each can leave alone, and the work is cancelled only when its last caller leaves.
 ///
-/// The work runs in its own unstructured task, so no caller's cancellation reaches it directly.
+/// The work runs in its own unstructured task, so no caller's cancellation reaches it directly;
+/// or, when the caller asks (`runsInCaller`), in the task of the caller who starts it, which saves
+/// a task and the trip back to that caller. Such a work keeps what must outlive its runner with
+/// ``Context/keep(_:cancel:)`` (a download bound to no task); when the runner leaves while others
+/// wait, the work stops with it and starts again in a task of its own, which takes over what was
+/// kept.
 /// The table is split into shards by key, each behind its own lock, so callers of different
 /// images do not wait for each other's bookkeeping (a request takes a lock four or five times: to
 /// join, to watch the priority, to read it, to finish). A lock is held only for bookkeeping, never
@@ -13,7 +18,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, ImagePipeline.Error>
 
     struct Waiter: Sendable {
-        let continuation: CheckedContinuation<Outcome, Never>
+        /// `nil` for the caller the work runs in, which gets the outcome as it returns.
+        let continuation: CheckedContinuation<Outcome, Never>?
         let progress: (@Sendable (DownloadProgress) -> Void)?
         /// Told the work's other news (the body so far, previews); `nil` when not wanted.
         let updates: (@Sendable (WorkUpdate) -> Void)?
@@ -28,6 +34,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
         /// Waiters that asked for progress, and for updates.
         let interest = Interest()
+        /// What the work keeps for whoever takes it over; cancelled when the work is abandoned.
+        var kept: Kept?
 
         /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under its shard's lock.
         func count(_ waiter: Waiter, _ change: Int) {
@@ -44,6 +52,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     final class Interest: Sendable {
         let progress = Atomic<Int>(0)
         let updates = Atomic<Int>(0)
+    }
+
+    /// A part of the work that outlives the task it started in, and how to stop it.
+    fileprivate struct Kept: Sendable {
+        let value: any Sendable
+        let cancel: @Sendable () -> Void
     }
 
     fileprivate struct State: Sendable {
@@ -92,6 +106,38 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// The highest priority among the waiters still waiting.
         var priority: ImageRequest.Priority { table.priority(shard: shard, key: key, generation: generation) ?? .normal }
 
+        /// Keeps `value` (started by this run of the work and not bound to its task) for a run that
+        /// takes the work over; `cancel` stops it when every waiter has left. Replaces what was kept.
+        func keep(_ value: some Sendable, cancel: @escaping @Sendable () -> Void) {
+            let kept = shard.state.withLock { state -> Bool in
+                guard state.entries[key]?.generation == generation else { return false }
+                state.entries[key]?.kept = Kept(value: value, cancel: cancel)
+                return true
+            }
+            if !kept { cancel() }  // abandoned meanwhile
+        }
+
+        /// What an earlier run kept, taken out, when it is a `T`.
+        func takeKept<T: Sendable>(_: T.Type) -> T? {
+            shard.state.withLock { state -> T? in
+                guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation,
+                    let value = state.entries.values[index].kept?.value as? T
+                else { return nil }
+                state.entries.values[index].kept = nil
+                return value
+            }
+        }
+
+        /// Forgets what was kept: it has ended, or the work no longer needs it.
+        func discardKept() {
+            shard.state.withLock { state in
+                guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation,
+                    state.entries.values[index].kept != nil
+                else { return }
+                state.entries.values[index].kept = nil
+            }
+        }
+
         /// Calls `observer` whenever the highest waiter priority changes from now on.
         func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
             shard.state.withLock { state in
@@ -130,6 +176,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - cancellation: the error this caller gets when it is cancelled.
     ///   - progress: told about the shared work's progress, from any thread.
     ///   - updates: told the work's other news (``WorkUpdate``), from any thread.
+    ///   - runsInCaller: run a work this call starts in the calling task rather than a task of
+    ///     its own (see the type's notes); a work it joins runs wherever it was started.
     ///
     /// `@concurrent`: it runs on the global executor whoever calls it, so a work that starts at
     /// once (see ``start(_:context:priority:)``) never runs on the caller's actor, the main actor
@@ -140,10 +188,23 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         progress: (@Sendable (DownloadProgress) -> Void)? = nil,
         updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (WaiterHandle) -> Void = { _ in },
+        runsInCaller: Bool = false,
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) async throws(ImagePipeline.Error) -> Value {
         let id = makeID()
         let shard = shard(for: key)
+        if runsInCaller {
+            let runner = Waiter(continuation: nil, progress: progress, updates: updates, cancellation: cancellation)
+            switch startInCaller(shard: shard, key: key, id: id, waiter: runner, priority: priority) {
+            case .refused:
+                throw cancellation
+            case .join:
+                break
+            case .run(let context):
+                onWaiting(WaiterHandle(shard: shard, key: key, id: id))
+                return try await run(work, context: context, runner: id, cancellation: cancellation).get()
+            }
+        }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let waiter = Waiter(continuation: continuation, progress: progress, updates: updates, cancellation: cancellation)
@@ -154,6 +215,74 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             leave(shard: shard, key: key, id: id)
         }
         return try outcome.get()
+    }
+
+    private enum CallerStart {
+        /// The caller was cancelled before it asked.
+        case refused
+        /// A work for the key runs already: wait for it.
+        case join
+        /// The caller starts the work and runs it.
+        case run(Context)
+    }
+
+    /// Registers the caller as the runner of a new work for `key`, unless one runs already.
+    private func startInCaller(
+        shard: Shard, key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority
+    ) -> CallerStart {
+        let (start, replaced) = shard.state.withLock { state -> (CallerStart, Entry?) in
+            if Task.isCancelled { return (.refused, nil) }
+            if let entry = state.entries[key], !entry.machine.isClosed { return (.join, nil) }
+            let replaced = state.entries.removeValue(forKey: key)  // finished or abandoned
+            var entry = Entry(generation: makeID())
+            guard entry.machine.add(id: id, waiter: waiter, priority: priority) == .start else { return (.join, replaced) }
+            entry.count(waiter, 1)
+            let context = Context(table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
+            state.entries[key] = entry
+            return (.run(context), replaced)
+        }
+        _ = consume replaced  // freed after the lock
+        return start
+    }
+
+    /// Runs `work` in this task for its waiters; hands it over to a task of its own when this
+    /// caller leaves and the work stops with it while others still wait.
+    private func run(
+        _ work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value, context: Context, runner: UInt64,
+        cancellation: ImagePipeline.Error
+    ) async -> Outcome {
+        let outcome = await withTaskCancellationHandler { () async -> Outcome in
+            do throws(ImagePipeline.Error) {
+                return .success(try await work(context))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            leave(shard: context.shard, key: context.key, id: runner)
+        }
+        let stoppedByLeaving: Bool
+        if case .failure = outcome { stoppedByLeaving = Task.isCancelled } else { stoppedByLeaving = false }
+        typealias Ending = (SharedWorkStateMachine<Waiter>.RunEndAction?, Entry?)
+        let (action, removed): Ending = context.shard.state.withLock { state in
+            guard let index = state.entries.index(forKey: context.key),
+                state.entries.values[index].generation == context.generation
+            else { return (nil, nil) }  // abandoned: every waiter left, the runner too
+            let action = state.entries.values[index].machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
+            guard case .finish = action else { return (action, nil) }
+            return (action, state.entries.remove(at: index).value)
+        }
+        removed?.kept?.cancel()  // nothing should be left running; if it is, nobody will take it over
+        _ = consume removed  // freed after the lock, before any waiter resumes
+        switch action {
+        case .finish(let waiters, let runnerStayed):
+            for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
+            return runnerStayed ? outcome : .failure(cancellation)
+        case .handOver:
+            start(work, context: context, priority: context.priority)
+            return .failure(cancellation)
+        case nil:
+            return .failure(cancellation)
+        }
     }
 
     private func join(
@@ -192,7 +321,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         _ = consume replaced  // freed after the lock
         notify?()
-        if answerNow { waiter.continuation.resume(returning: .failure(waiter.cancellation)) }
+        if answerNow { waiter.continuation?.resume(returning: .failure(waiter.cancellation)) }
         if let start { self.start(work, context: start, priority: priority) }
     }
 
@@ -254,12 +383,13 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         notify?()
         task?.cancel()
+        removed?.kept?.cancel()
         _ = consume removed  // the abandoned entry: freed after the lock, before the waiter resumes
         switch action {
         case .none:
             break
         case .cancelWaiter(let waiter), .cancelWaiterAndWork(let waiter):
-            waiter.continuation.resume(returning: .failure(waiter.cancellation))
+            waiter.continuation?.resume(returning: .failure(waiter.cancellation))
         }
     }
 
@@ -273,8 +403,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         // The entry (its task, its priority observer and what they hold) is freed here: after the
         // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
+        removed?.kept?.cancel()
         _ = consume removed
-        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+        for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
     }
 
     private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {

@@ -5,6 +5,8 @@
 /// Rules: the first waiter starts the work; later ones join it; a waiter that leaves is answered
 /// at once with a cancellation; when the last waiter leaves, the work is cancelled; when the work
 /// finishes, every remaining waiter gets the result. The shared priority is the highest waiter's.
+/// A work may run in its first waiter's own task (the runner): when it stops because the runner
+/// left while others wait, it is handed over to a task of theirs (``endRun(runner:stoppedByLeaving:)``).
 struct SharedWorkStateMachine<Waiter> {
     /// One waiter and what the machine knows of it. A struct, not a tuple: arrays of tuples go
     /// through the runtime's generic tuple witnesses on every copy, a struct's are compiled in.
@@ -37,6 +39,14 @@ struct SharedWorkStateMachine<Waiter> {
         case cancelWaiter(Waiter)
         /// Answer this waiter with a cancellation and cancel the work: nobody is left.
         case cancelWaiterAndWork(Waiter)
+    }
+
+    enum RunEndAction {
+        /// Answer these waiters with the work's outcome (the runner among them when it stayed).
+        case finish([Waiter], runnerStayed: Bool)
+        /// The runner left, the work stopped with it, and others still wait: run it again for
+        /// them, in a task of its own. Nothing changes: they keep waiting for the same work.
+        case handOver
     }
 
     /// The highest priority among the waiters, `nil` when none are left.
@@ -77,6 +87,14 @@ struct SharedWorkStateMachine<Waiter> {
         counts = PriorityCounts()
         defer { waiters.removeAll() }
         return waiters.map(\.waiter)
+    }
+
+    /// The work that ran in waiter `runner`'s task ended; `stoppedByLeaving`: it failed while
+    /// that task was cancelled, so it may have stopped only because the runner left.
+    mutating func endRun(runner: UInt64, stoppedByLeaving: Bool) -> RunEndAction {
+        let runnerStayed = waiters.contains { $0.id == runner }
+        if !runnerStayed, stoppedByLeaving, !waiters.isEmpty, !isClosed { return .handOver }
+        return .finish(finish(), runnerStayed: runnerStayed)
     }
 
     /// The waiters to tell about progress.

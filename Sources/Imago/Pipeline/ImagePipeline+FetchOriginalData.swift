@@ -51,7 +51,8 @@ extension ImagePipeline {
     ) async throws(Error) -> LoadedData {
         try await dataWork.value(
             for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
-            cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting
+            cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting,
+            runsInCaller: configuration.dataLoader is any DownloadStarting
         ) { context throws(Error) in
             try await self.fetchData(for: request, context: context)
         }
@@ -136,9 +137,12 @@ extension ImagePipeline {
             let queuedAt = clock.now
             var startedAt: ContinuousClock.Instant?
             let failure: Error
-            let resumption = ResumptionStateMachine(
-                url: request.url, requestHeaders: dataRequest.headers, partial: store?.take(resumeKey))
-            if let partial = resumption.partial {
+            // A download that a caller who left started: its attempt goes on here, as it began.
+            let kept = context.takeKept(KeptDownload.self)
+            let resumption =
+                kept?.resumption
+                ?? ResumptionStateMachine(url: request.url, requestHeaders: dataRequest.headers, partial: store?.take(resumeKey))
+            if kept == nil, let partial = resumption.partial {
                 configuration.logger.debug(
                     "Resuming \(configuration.logged(request.url)) from byte \(partial.data.count) of \(partial.totalLength)")
             }
@@ -147,13 +151,26 @@ extension ImagePipeline {
             let observer = downloadObserver(
                 resumption, attempt: machine.attempts, store: store, key: resumeKey, context: context)
             do throws(Error) {
-                let response = try await scheduler.run(
-                    priority: context.priority, cancellation: .cancelled(request.url),
-                    onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
-                ) { [attemptRequest] () async throws(Error) -> DataResponse in
+                let response: DataResponse
+                if let kept {
+                    // It holds no scheduler slot any more (its starter's ended with it): waiting for
+                    // one would only delay what is under way.
                     startedAt = clock.now
-                    let prepared = try await prepare(attemptRequest)
-                    return try await configuration.dataLoader.loadData(for: prepared, observer: observer)
+                    response = try await self.response(of: kept.download, url: request.url, context: context)
+                } else {
+                    response = try await scheduler.run(
+                        priority: context.priority, cancellation: .cancelled(request.url),
+                        onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
+                    ) { [attemptRequest] () async throws(Error) -> DataResponse in
+                        startedAt = clock.now
+                        let prepared = try await prepare(attemptRequest)
+                        guard let loader = configuration.dataLoader as? any DownloadStarting else {
+                            return try await configuration.dataLoader.loadData(for: prepared, observer: observer)
+                        }
+                        let download = try await loader.startDownload(for: prepared, observer: observer)
+                        context.keep(KeptDownload(download: download, resumption: resumption), cancel: download.cancel)
+                        return try await self.response(of: download, url: request.url, context: context)
+                    }
                 }
                 let started = startedAt ?? queuedAt
                 timing.queued = (timing.queued ?? .zero) + (started - queuedAt)
@@ -213,6 +230,31 @@ extension ImagePipeline {
             case .fail(let error):
                 throw error
             }
+        }
+    }
+
+    /// A download started by a ``DownloadStarting`` loader, kept in the work's context while it
+    /// runs, so that when the caller whose task runs the work leaves, the work, started again for
+    /// the callers still waiting, takes it over instead of downloading again.
+    struct KeptDownload: Sendable {
+        let download: any StartedDownload
+        /// How its attempt resumes bytes kept from an earlier one (it sent the range already).
+        let resumption: ResumptionStateMachine
+    }
+
+    /// Waits for `download`. The waiting task's cancellation ends only the wait: the download stays
+    /// kept for whoever takes the work over, and is cancelled when every caller has left. Once it
+    /// has ended, it is forgotten.
+    private func response(
+        of download: any StartedDownload, url: URL, context: InFlightTable<WorkKey, LoadedData>.Context
+    ) async throws(Error) -> DataResponse {
+        do throws(Error) {
+            let response = try await download.response(cancelling: false)
+            context.discardKept()
+            return response
+        } catch {
+            if !(error == .cancelled(url) && Task.isCancelled) { context.discardKept() }
+            throw error
         }
     }
 

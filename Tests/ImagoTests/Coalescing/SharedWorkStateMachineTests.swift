@@ -49,6 +49,47 @@ struct SharedWorkStateMachineTests {
         #expect(machine.add(id: 4, waiter: "d", priority: .normal) == .closed)
     }
 
+    @Test("A work run in its first waiter's task: finished for those left, or handed over when it stopped because its runner left")
+    func runEnds() {
+        func machine(_ ids: [UInt64]) -> Machine {
+            var machine = Machine()
+            for id in ids { _ = machine.add(id: id, waiter: "w\(id)", priority: .normal) }
+            return machine
+        }
+        // The runner stayed: everyone, the runner too, gets the outcome, whatever it is.
+        var stayed = machine([1, 2])
+        guard case .finish(let all, runnerStayed: true) = stayed.endRun(runner: 1, stoppedByLeaving: false) else {
+            Issue.record("expected finish")
+            return
+        }
+        #expect(all == ["w1", "w2"] && stayed.isClosed)
+        // The runner left and the work stopped with it: the others keep waiting for a new run.
+        var handed = machine([1, 2, 3])
+        _ = handed.remove(id: 1)
+        guard case .handOver = handed.endRun(runner: 1, stoppedByLeaving: true) else {
+            Issue.record("expected a hand-over")
+            return
+        }
+        #expect(!handed.isClosed && handed.currentWaiters == ["w2", "w3"])
+        #expect(handed.add(id: 4, waiter: "w4", priority: .normal) == .join)
+        // The runner left but the work got its result all the same: the others take it.
+        var finished = machine([1, 2])
+        _ = finished.remove(id: 1)
+        guard case .finish(let rest, runnerStayed: false) = finished.endRun(runner: 1, stoppedByLeaving: false) else {
+            Issue.record("expected finish")
+            return
+        }
+        #expect(rest == ["w2"])
+        // Nobody is left: nothing to hand over.
+        var abandoned = machine([1])
+        _ = abandoned.remove(id: 1)
+        guard case .finish(let none, runnerStayed: false) = abandoned.endRun(runner: 1, stoppedByLeaving: true) else {
+            Issue.record("expected finish")
+            return
+        }
+        #expect(none.isEmpty)
+    }
+
     @Test("The shared priority is the highest waiter's and follows changes")
     func priority() {
         var machine = Machine()
