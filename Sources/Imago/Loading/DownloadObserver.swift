@@ -8,6 +8,9 @@
 /// `data` in ``receivedBody`` is the loader's own growing buffer: a caller that keeps it while the
 /// download goes on makes the loader's next append copy the whole body, so the pipeline keeps it
 /// only while a preview decode needs it.
+///
+/// Its closures may be called on any thread: ``HTTPClientDataLoader`` calls them on one of
+/// AsyncHTTPClient's event loops, which serve other downloads too, so they must return quickly.
 public struct DownloadObserver: Sendable {
     /// Told how far the download has come, after each piece of the body.
     public var progress: @Sendable (DownloadProgress) -> Void

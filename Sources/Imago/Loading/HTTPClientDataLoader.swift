@@ -61,8 +61,8 @@ public final class HTTPClientDataLoader: DataLoading, DownloadStarting {
     }
 
     /// Downloads `request` as ``loadData(for:progress:)`` does, showing `observer` the body as it
-    /// arrives and what arrived of a body that stops early. The observer is called on the
-    /// connection's event loop: it must return quickly.
+    /// arrives and what arrived of a body that stops early. The observer is called on one
+    /// of AsyncHTTPClient's event loops: it must return quickly.
     public func loadData(
         for request: DataRequest, observer: DownloadObserver
     ) async throws(ImagePipeline.Error) -> DataResponse {
