@@ -18,6 +18,23 @@ struct SharedDownloadHandoverTests {
         func cancel() { cancellations.add(1, ordering: .relaxed) }
     }
 
+    /// Starts a caller that runs `work`, waits until the work says it runs (`once`), starts a second
+    /// caller that joins it, then cancels the first; returns the second.
+    private static func runnerLeaves(
+        _ table: InFlightTable<String, Int>,
+        work: @escaping @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int,
+        once started: AsyncStream<Void>
+    ) async -> Task<Int, any Error> {
+        let runner = Task { try await table.value(for: "k", priority: .normal, cancellation: cancelled, runsInCaller: true, work: work) }
+        var waiting = started.makeAsyncIterator()
+        await waiting.next()
+        let other = Task { try await table.value(for: "k", priority: .normal, cancellation: cancelled, runsInCaller: true, work: work) }
+        #expect(await eventually { table.waiterCount(for: "k") == 2 })
+        runner.cancel()
+        await #expect(throws: ImagePipeline.Error.self) { try await runner.value }
+        return other
+    }
+
     @Test("The runner leaves while another waits: the work starts again for it and takes over what was kept")
     func tableHandsOver() async throws {
         let table = InFlightTable<String, Int>()
@@ -35,13 +52,7 @@ struct SharedDownloadHandoverTests {
             }
             return context.takeKept(Kept.self) === kept ? 42 : -1
         }
-        let runner = Task { try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled, runsInCaller: true, work: work) }
-        var waiting = runnerWaiting.stream.makeAsyncIterator()
-        await waiting.next()
-        let other = Task { try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled, runsInCaller: true, work: work) }
-        #expect(await eventually { table.waiterCount(for: "k") == 2 })
-        runner.cancel()
-        await #expect(throws: ImagePipeline.Error.self) { try await runner.value }
+        let other = await Self.runnerLeaves(table, work: work, once: runnerWaiting.stream)
         #expect(try await other.value == 42, "the second run found what the first kept")
         #expect(runs.load(ordering: .relaxed) == 2)
         #expect(kept.cancellations.load(ordering: .relaxed) == 0, "taken over, not stopped")
@@ -64,13 +75,7 @@ struct SharedDownloadHandoverTests {
             try? await Task.sleep(for: .seconds(600))
             throw cancelled
         }
-        let runner = Task { try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled, runsInCaller: true, work: work) }
-        var waiting = runnerWaiting.stream.makeAsyncIterator()
-        await waiting.next()
-        let other = Task { try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled, runsInCaller: true, work: work) }
-        #expect(await eventually { table.waiterCount(for: "k") == 2 })
-        runner.cancel()
-        await #expect(throws: ImagePipeline.Error.self) { try await runner.value }
+        let other = await Self.runnerLeaves(table, work: work, once: runnerWaiting.stream)
         #expect(kept.cancellations.load(ordering: .relaxed) == 0)
         other.cancel()
         await #expect(throws: ImagePipeline.Error.self) { try await other.value }
