@@ -6,7 +6,7 @@ import Synchronization
 /// The work runs in its own unstructured task, so no caller's cancellation reaches it directly;
 /// or, when the caller asks (`runsInCaller`), in the task of the caller who starts it, which saves
 /// a task and the trip back to that caller. Such a work keeps what must outlive its runner with
-/// ``Context/keep(_:cancel:)`` (a download bound to no task); when the runner leaves while others
+/// ``Context/keep(_:cancel:)`` (a download bound to no task) until it ends; when the runner leaves while others
 /// wait, the work stops with it and starts again in a task of its own, which takes over what was
 /// kept.
 /// The table is split into shards by key, each behind its own lock, so callers of different
@@ -117,14 +117,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if !kept { cancel() }  // abandoned meanwhile
         }
 
-        /// What an earlier run kept, taken out, when it is a `T`.
-        func takeKept<T: Sendable>(_: T.Type) -> T? {
+        /// What an earlier run kept, when it is a `T`. It stays kept (and is still cancelled if
+        /// every waiter leaves) until ``discardKept()``.
+        func kept<T: Sendable>(_: T.Type) -> T? {
             shard.state.withLock { state -> T? in
-                guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation,
-                    let value = state.entries.values[index].kept?.value as? T
-                else { return nil }
-                state.entries.values[index].kept = nil
-                return value
+                guard let entry = state.entries[key], entry.generation == generation else { return nil }
+                return entry.kept?.value as? T
             }
         }
 

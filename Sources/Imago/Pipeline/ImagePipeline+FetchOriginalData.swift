@@ -138,7 +138,7 @@ extension ImagePipeline {
             var startedAt: ContinuousClock.Instant?
             let failure: Error
             // A download that a caller who left started: its attempt goes on here, as it began.
-            let kept = context.takeKept(KeptDownload.self)
+            let kept = context.kept(KeptDownload.self)
             let resumption =
                 kept?.resumption
                 ?? ResumptionStateMachine(url: request.url, requestHeaders: dataRequest.headers, partial: store?.take(resumeKey))

@@ -50,7 +50,9 @@ struct SharedDownloadHandoverTests {
                 try? await Task.sleep(for: .seconds(600))
                 throw cancelled
             }
-            return context.takeKept(Kept.self) === kept ? 42 : -1
+            let found = context.kept(Kept.self) === kept
+            context.discardKept()  // it has ended (as a download the takeover waited for has)
+            return found ? 42 : -1
         }
         let other = await Self.runnerLeaves(table, work: work, once: runnerWaiting.stream)
         #expect(try await other.value == 42, "the second run found what the first kept")
@@ -66,11 +68,10 @@ struct SharedDownloadHandoverTests {
         let cancelled = Self.cancelled
         let runnerWaiting = AsyncStream<Void>.makeStream()
         let work: @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int = { context throws(ImagePipeline.Error) -> Int in
-            if context.takeKept(Kept.self) == nil {
+            // The takeover finds it kept and waits on it in turn, as a download's takeover does.
+            if context.kept(Kept.self) == nil {
                 context.keep(kept, cancel: kept.cancel)
                 runnerWaiting.continuation.yield()
-            } else {
-                context.keep(kept, cancel: kept.cancel)  // the takeover waits on it in turn
             }
             try? await Task.sleep(for: .seconds(600))
             throw cancelled
@@ -113,7 +114,13 @@ struct SharedDownloadHandoverTests {
         try await PipelineFixture.with { fixture in
             fixture.server.setBehavior("/endless.jpg", .endless(chunkSize: 1024))
             let url = fixture.server.url(for: "/endless.jpg")
-            let pipeline = try fixture.makePipeline()
+            // Time limits far beyond the test's wait, which is shorter than the body limit (50 MiB)
+            // takes to reach at loopback speed: the download stops because everyone left.
+            let loader = HTTPClientDataLoader(
+                configuration: DataLoaderConfiguration(downloadTimeout: .seconds(600), stallTimeout: .seconds(600)))
+            var configuration = try fixture.configuration()
+            configuration.dataLoader = loader
+            let pipeline = ImagePipeline(configuration: configuration)
             let request = ImageRequest(url: url)
             let key = ImagePipeline.WorkKey(request.originalKey, request.cachePolicy)
             let first = Task { try await pipeline.data(for: request) }
@@ -124,8 +131,9 @@ struct SharedDownloadHandoverTests {
             await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await first.value }
             other.cancel()
             await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await other.value }
-            #expect(await eventually { fixture.server.currentRequests == 0 })
+            #expect(await eventually(within: .seconds(8)) { fixture.server.currentRequests == 0 })
             #expect(await eventually { pipeline.dataWork.count == 0 })
+            try await loader.shutdown()
         }
     }
 }
