@@ -5,10 +5,10 @@ import Synchronization
 ///
 /// The work runs in its own unstructured task, so no caller's cancellation reaches it directly;
 /// or, when the caller asks (`runsInCaller`), in the task of the caller who starts it, which saves
-/// a task and the trip back to that caller. Such a work keeps what must outlive its runner with
-/// ``Context/keep(_:cancel:)`` (a download bound to no task) until it ends; when the runner leaves while others
-/// wait, the work stops with it and starts again in a task of its own, which takes over what was
-/// kept.
+/// a task and the trip back to that caller. Such a work keeps what must outlive that caller (a
+/// download bound to no task) with ``Context/keep(_:cancel:)`` until it ends. When the caller
+/// leaves while others wait, the work stops with it and starts again in a task of its own, which
+/// finds what was kept and takes it over.
 /// The table is split into shards by key, each behind its own lock, so callers of different
 /// images do not wait for each other's bookkeeping (a request takes a lock four or five times: to
 /// join, to watch the priority, to read it, to finish). A lock is held only for bookkeeping, never

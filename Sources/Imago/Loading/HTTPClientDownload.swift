@@ -33,7 +33,9 @@ package final class HTTPClientDownload: StartedDownload {
     private let deadline: NIODeadline
     private let state: Mutex<State>
 
-    private init(request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver, connect: @escaping Connect) {
+    private init(
+        request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver, connect: @escaping Connect
+    ) {
         self.url = request.url
         self.configuration = configuration
         self.observer = observer

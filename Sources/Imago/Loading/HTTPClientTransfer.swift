@@ -47,7 +47,8 @@ package enum HTTPClientTransfer {
         _ request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver,
         connect: @escaping Connect
     ) async throws(ImagePipeline.Error) -> DataResponse {
-        let download = try await HTTPClientDownload.start(request, configuration: configuration, observer: observer, connect: connect)
+        let download = try await HTTPClientDownload.start(
+            request, configuration: configuration, observer: observer, connect: connect)
         return try await download.response(cancelling: true)
     }
 }

@@ -11,6 +11,7 @@ import Testing
 @Suite("A shared download outlives the caller whose task ran it")
 struct SharedDownloadHandoverTests {
     private static let cancelled = ImagePipeline.Error.cancelled(URL(string: "http://example.com/a.jpg")!)
+    private typealias Work = @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int
 
     /// Something kept for a hand-over: counts its cancellations.
     private final class Kept: Sendable {
@@ -22,13 +23,16 @@ struct SharedDownloadHandoverTests {
     /// caller that joins it, then cancels the first; returns the second.
     private static func runnerLeaves(
         _ table: InFlightTable<String, Int>,
-        work: @escaping @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int,
+        work: @escaping Work,
         once started: AsyncStream<Void>
     ) async -> Task<Int, any Error> {
-        let runner = Task { try await table.value(for: "k", priority: .normal, cancellation: cancelled, runsInCaller: true, work: work) }
+        @Sendable func caller() async throws -> Int {
+            try await table.value(for: "k", priority: .normal, cancellation: cancelled, runsInCaller: true, work: work)
+        }
+        let runner = Task { try await caller() }
         var waiting = started.makeAsyncIterator()
         await waiting.next()
-        let other = Task { try await table.value(for: "k", priority: .normal, cancellation: cancelled, runsInCaller: true, work: work) }
+        let other = Task { try await caller() }
         #expect(await eventually { table.waiterCount(for: "k") == 2 })
         runner.cancel()
         await #expect(throws: ImagePipeline.Error.self) { try await runner.value }
@@ -42,7 +46,7 @@ struct SharedDownloadHandoverTests {
         let cancelled = Self.cancelled
         let runs = Atomic(0)
         let runnerWaiting = AsyncStream<Void>.makeStream()
-        let work: @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int = { context throws(ImagePipeline.Error) -> Int in
+        let work: Work = { context throws(ImagePipeline.Error) -> Int in
             if runs.add(1, ordering: .relaxed).newValue == 1 {
                 context.keep(kept, cancel: kept.cancel)
                 runnerWaiting.continuation.yield()
@@ -67,7 +71,7 @@ struct SharedDownloadHandoverTests {
         let kept = Kept()
         let cancelled = Self.cancelled
         let runnerWaiting = AsyncStream<Void>.makeStream()
-        let work: @Sendable (InFlightTable<String, Int>.Context) async throws(ImagePipeline.Error) -> Int = { context throws(ImagePipeline.Error) -> Int in
+        let work: Work = { context throws(ImagePipeline.Error) -> Int in
             // The takeover finds it kept and waits on it in turn, as a download's takeover does.
             if context.kept(Kept.self) == nil {
                 context.keep(kept, cancel: kept.cancel)
