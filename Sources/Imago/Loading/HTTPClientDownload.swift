@@ -25,7 +25,6 @@ package final class HTTPClientDownload: StartedDownload {
     }
 
     private let url: URL
-    private let configuration: DataLoaderConfiguration
     private let observer: DownloadObserver
     private let connect: Connect
     private let validator: DownloadValidator
@@ -37,7 +36,6 @@ package final class HTTPClientDownload: StartedDownload {
         request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver, connect: @escaping Connect
     ) {
         self.url = request.url
-        self.configuration = configuration
         self.observer = observer
         self.connect = connect
         self.validator = DownloadValidator(request: request, configuration: configuration)
