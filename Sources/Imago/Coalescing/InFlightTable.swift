@@ -62,6 +62,14 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     fileprivate struct State: Sendable {
         var entries: [Key: Entry] = [:]
+
+        /// Where the entry of `key` is, when it is still the one of `generation`. Entries are
+        /// changed through the index: `entries[key]?.field = …` goes through nested modify
+        /// accessors whose frames are allocated on the heap, three allocations per change.
+        func index(of key: Key, generation: UInt64) -> Dictionary<Key, Entry>.Index? {
+            guard let index = entries.index(forKey: key), entries.values[index].generation == generation else { return nil }
+            return index
+        }
     }
 
     /// One part of the table: the keys whose hash falls into it.
@@ -110,8 +118,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// takes the work over; `cancel` stops it when every waiter has left. Replaces what was kept.
         func keep(_ value: some Sendable, cancel: @escaping @Sendable () -> Void) {
             let kept = shard.state.withLock { state -> Bool in
-                guard state.entries[key]?.generation == generation else { return false }
-                state.entries[key]?.kept = Kept(value: value, cancel: cancel)
+                guard let index = state.index(of: key, generation: generation) else { return false }
+                state.entries.values[index].kept = Kept(value: value, cancel: cancel)
                 return true
             }
             if !kept { cancel() }  // abandoned meanwhile
@@ -129,7 +137,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// Forgets what was kept: it has ended, or the work no longer needs it.
         func discardKept() {
             shard.state.withLock { state in
-                guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation,
+                guard let index = state.index(of: key, generation: generation),
                     state.entries.values[index].kept != nil
                 else { return }
                 state.entries.values[index].kept = nil
@@ -139,8 +147,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// Calls `observer` whenever the highest waiter priority changes from now on.
         func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
             shard.state.withLock { state in
-                guard state.entries[key]?.generation == generation else { return }
-                state.entries[key]?.priorityObserver = observer
+                guard let index = state.index(of: key, generation: generation) else { return }
+                state.entries.values[index].priorityObserver = observer
             }
         }
     }
@@ -262,9 +270,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if case .failure = outcome { stoppedByLeaving = Task.isCancelled } else { stoppedByLeaving = false }
         typealias Ending = (SharedWorkStateMachine<Waiter>.RunEndAction?, Entry?)
         let (action, removed): Ending = context.shard.state.withLock { state in
-            guard let index = state.entries.index(forKey: context.key),
-                state.entries.values[index].generation == context.generation
-            else { return (nil, nil) }  // abandoned: every waiter left, the runner too
+            // No entry: abandoned (every waiter left, the runner too).
+            guard let index = state.index(of: context.key, generation: context.generation) else { return (nil, nil) }
             let action = state.entries.values[index].machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
             guard case .finish = action else { return (action, nil) }
             return (action, state.entries.remove(at: index).value)
@@ -349,9 +356,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let task = Task.detached(priority: priority.taskPriority, operation: operation)
         #endif
         let kept = context.shard.state.withLock { state -> Bool in
-            guard let index = state.entries.index(forKey: context.key),
-                state.entries.values[index].generation == context.generation
-            else { return false }
+            guard let index = state.index(of: context.key, generation: context.generation) else { return false }
             state.entries.values[index].task = task
             return true
         }
@@ -392,10 +397,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func finish(shard: Shard, key: Key, generation: UInt64, outcome: Outcome) {
-        let (waiters, removed): ([Waiter], Entry?) = shard.state.withLock { state in
-            guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else {
-                return ([], nil)
-            }
+        let (waiters, removed): (SharedWorkStateMachine<Waiter>.Answered?, Entry?) = shard.state.withLock { state in
+            guard let index = state.index(of: key, generation: generation) else { return (nil, nil) }
             var removed = state.entries.remove(at: index).value  // taken out whole: finish() copies nothing
             return (removed.machine.finish(), removed)
         }
@@ -403,7 +406,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
         removed?.kept?.cancel()
         _ = consume removed
-        for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
+        for waiter in waiters ?? [].lazy.map({ $0.waiter }) { waiter.continuation?.resume(returning: outcome) }
     }
 
     private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {

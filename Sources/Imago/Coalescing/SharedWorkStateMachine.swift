@@ -41,9 +41,13 @@ struct SharedWorkStateMachine<Waiter> {
         case cancelWaiterAndWork(Waiter)
     }
 
+    /// Waiters taken out to be answered, in the order they came: their slots moved out whole, not
+    /// copied into a new array (a finishing work allocates nothing for them).
+    typealias Answered = LazyMapSequence<[Slot], Waiter>
+
     enum RunEndAction {
         /// Answer these waiters with the work's outcome (the runner among them when it stayed).
-        case finish([Waiter], runnerStayed: Bool)
+        case finish(Answered, runnerStayed: Bool)
         /// The runner left, the work stopped with it, and others still wait: run it again for
         /// them, in a task of its own. Nothing changes: they keep waiting for the same work.
         case handOver
@@ -82,11 +86,12 @@ struct SharedWorkStateMachine<Waiter> {
     }
 
     /// The work ended: every waiter left is to be answered with its result.
-    mutating func finish() -> [Waiter] {
+    mutating func finish() -> Answered {
         isClosed = true
         counts = PriorityCounts()
-        defer { waiters.removeAll() }
-        return waiters.map(\.waiter)
+        let answered = waiters
+        waiters = []
+        return answered.lazy.map { $0.waiter }  // a closure: a key path here is made at run time, on the heap
     }
 
     /// The work that ran in waiter `runner`'s task ended; `stoppedByLeaving`: it failed while

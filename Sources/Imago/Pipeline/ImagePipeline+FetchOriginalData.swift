@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Metrics
 import Synchronization
 
@@ -52,7 +53,7 @@ extension ImagePipeline {
         try await dataWork.value(
             for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
             cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting,
-            runsInCaller: configuration.dataLoader is any DownloadStarting
+            runsInCaller: downloadStarter != nil
         ) { context throws(Error) in
             try await self.fetchData(for: request, context: context)
         }
@@ -164,11 +165,12 @@ extension ImagePipeline {
                     ) { [attemptRequest] () async throws(Error) -> DataResponse in
                         startedAt = clock.now
                         let prepared = try await prepare(attemptRequest)
-                        guard let loader = configuration.dataLoader as? any DownloadStarting else {
+                        guard let loader = downloadStarter else {
                             return try await configuration.dataLoader.loadData(for: prepared, observer: observer)
                         }
                         let download = try await loader.startDownload(for: prepared, observer: observer)
-                        context.keep(KeptDownload(download: download, resumption: resumption), cancel: download.cancel)
+                        let kept = KeptDownload(download: download, resumption: resumption)
+                        context.keep(kept) { kept.cancel() }
                         return try await self.response(of: download, url: request.url, context: context)
                     }
                 }
@@ -236,10 +238,20 @@ extension ImagePipeline {
     /// A download started by a ``DownloadStarting`` loader, kept in the work's context while it
     /// runs, so that when the caller whose task runs the work leaves, the work, started again for
     /// the callers still waiting, takes it over instead of downloading again.
-    struct KeptDownload: Sendable {
+    ///
+    /// A class: as the context's `any Sendable` it is one reference, not a boxed copy, and the
+    /// closure that cancels it captures that reference alone.
+    final class KeptDownload: Sendable {
         let download: any StartedDownload
         /// How its attempt resumes bytes kept from an earlier one (it sent the range already).
         let resumption: ResumptionStateMachine
+
+        init(download: any StartedDownload, resumption: ResumptionStateMachine) {
+            self.download = download
+            self.resumption = resumption
+        }
+
+        func cancel() { download.cancel() }
     }
 
     /// Waits for `download`. The waiting task's cancellation ends only the wait: the download stays
@@ -259,31 +271,67 @@ extension ImagePipeline {
     }
 
     /// What the loader tells this attempt: progress (counted from the first byte of the image when
-    /// it resumes), the body so far (for previews) and, when downloads may be resumed, what arrived before it stopped, kept in
-    /// `store` for the next attempt or request.
+    /// it resumes), the body so far (for previews) and, when downloads may be resumed, what arrived
+    /// before it stopped, kept in `store` for the next attempt or request.
     private func downloadObserver(
         _ resumption: ResumptionStateMachine, attempt: Int, store: ResumableDataStore?, key: ResumableDataStore.Key,
         context: InFlightTable<WorkKey, LoadedData>.Context
     ) -> DownloadObserver {
-        var observer = DownloadObserver(progress: context.report)
-        let resumes = resumption.partial != nil
-        if resumes { observer.progress = { _ in } }
-        // The body so far goes to the image works that decode previews from it (none asked: nothing sent).
-        observer.receivedBody = { received in
+        let attempt = AttemptObserver(
+            resumption: resumption, attempt: attempt, context: context,
+            store: resumption.isResumable ? store.map { ($0, key) } : nil, logger: configuration.logger,
+            redactsURLs: configuration.redactsURLs)
+        // Each closure captures the one object, which serves as its context: no allocation apiece.
+        var observer = DownloadObserver(progress: { attempt.progress($0) }, receivedBody: { attempt.receivedBody($0) })
+        if attempt.store != nil { observer.interrupted = { attempt.interrupted($0) } }
+        return observer
+    }
+
+    /// One download attempt's view of its work: what ``downloadObserver(_:attempt:store:key:context:)``
+    /// passes on, and to whom.
+    private final class AttemptObserver: Sendable {
+        let resumption: ResumptionStateMachine
+        let resumes: Bool
+        let attempt: Int
+        let context: InFlightTable<WorkKey, LoadedData>.Context
+        /// Where to keep what arrived of an interrupted download; `nil` when it cannot be resumed.
+        let store: (store: ResumableDataStore, key: ResumableDataStore.Key)?
+        let logger: Logger
+        let redactsURLs: Bool
+
+        init(
+            resumption: ResumptionStateMachine, attempt: Int, context: InFlightTable<WorkKey, LoadedData>.Context,
+            store: (ResumableDataStore, ResumableDataStore.Key)?, logger: Logger, redactsURLs: Bool
+        ) {
+            self.resumption = resumption
+            self.resumes = resumption.partial != nil
+            self.attempt = attempt
+            self.context = context
+            self.store = store
+            self.logger = logger
+            self.redactsURLs = redactsURLs
+        }
+
+        /// The loader's count; a resumed download reports from ``receivedBody(_:)`` instead, where
+        /// the bytes kept from before are added.
+        func progress(_ progress: DownloadProgress) {
+            if !resumes { context.report(progress) }
+        }
+
+        /// The body so far goes to the image works that decode previews from it (none asked:
+        /// nothing sent).
+        func receivedBody(_ received: DataResponse) {
             if resumes { context.report(resumption.progress(of: received)) }
             guard context.wantsUpdates else { return }
             context.send(.body(ReceivedBody(kept: resumption.keptData(for: received), received: received.data, attempt: attempt)))
         }
-        if let store, resumption.isResumable {
-            let (logger, redacts) = (configuration.logger, configuration.redactsURLs)
-            observer.interrupted = { received in
-                guard let kept = resumption.resumableData(from: received) else { return }
-                store.store(kept, for: key)
-                // The URL is written out only here: redacting it parses it, too dear for every download.
-                logger.debug(
-                    "Kept \(kept.data.count) of \(kept.totalLength) bytes of \(resumption.url.description(redacting: redacts)) to resume")
-            }
+
+        func interrupted(_ received: DataResponse) {
+            guard let store, let kept = resumption.resumableData(from: received) else { return }
+            store.store.store(kept, for: store.key)
+            // The URL is written out only here: redacting it parses it, too dear for every download.
+            logger.debug(
+                "Kept \(kept.data.count) of \(kept.totalLength) bytes of \(resumption.url.description(redacting: redactsURLs)) to resume")
         }
-        return observer
     }
 }

@@ -32,11 +32,15 @@ public final class ImagePipeline: Sendable {
 
     /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
     private let memory: ImageMemoryCache?
+    /// ``Configuration/dataLoader`` when its downloads are bound to no task (see
+    /// ``DownloadStarting``), cast once: a cast to a protocol looks the conformance up each time.
+    let downloadStarter: (any DownloadStarting)?
 
     /// A pipeline with its own caches, loader and queue, as `configuration` says.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.memory = configuration.memoryCache
+        self.downloadStarter = configuration.dataLoader as? any DownloadStarting
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
         self.metrics = PipelineMetrics(label: configuration.metricsLabel, factory: configuration.metricsFactory)
         self.diskWriter = DiskWriter(configuration: configuration)
