@@ -19,8 +19,9 @@ typealias PlatformDataLoader = URLSessionDataLoader
 /// - `data(for:)` through `ImagePipeline` (no caches; every request of a pass handed over at once,
 ///   the scheduler runs `C` at a time over a loader with `C` connections) against bare
 ///   `PlatformDataLoader` GETs of the same URLs by `C` workers, at C = 8 and 32; beside it (not
-///   the figure), `data(for:)` called by `C` workers as the bare loader is, which tells what
-///   handing every request over at once costs apart from what the pipeline costs.
+///   the figure), `data(for:)` called by `C` workers as the bare loader is, and the bare loader
+///   handed every request at once as `data(for:)` is, which tell what handing every request over
+///   at once costs apart from what the pipeline costs.
 /// - The same with a `DiskCache` (every request reloads and stores; the pass ends when the disk
 ///   writes have finished) against bare GETs each followed by a plain file write (open, write, close).
 /// - `image(for:)` with decode at C = 8, beside the bare GETs (for scale; it decodes, they do not).
@@ -135,6 +136,23 @@ enum NetworkBenchmark {
                 }
             }
             let pipelineData = through(pipeline, policy: .useCache)
+            // The bare loader handed every request of a pass at once, as `data(for:)` is in the
+            // figure (its connection pool queues what its C connections cannot take): what that
+            // load shape costs without the pipeline.
+            let rawAllAtOnce: () async throws -> Double = {
+                let seconds = try await time {
+                    for _ in 0..<passes {
+                        try await withThrowingTaskGroup(of: Int.self) { group in
+                            for url in urls {
+                                group.addTask { try await raw.loadData(for: DataRequest(url: url), progress: { _ in }).data.count }
+                            }
+                            let bytes = try await group.reduce(0, +)
+                            precondition(bytes == totalBytes, "a pass lost bytes")
+                        }
+                    }
+                }
+                return Double(total) / seconds
+            }
 
             var contenders = [pipelineData, rawGets]
             var diskPipeline: ImagePipeline?
@@ -170,6 +188,8 @@ enum NetworkBenchmark {
             }
             contenders.append(pipelineByWorkers)
             let byWorkers = contenders.count - 1
+            contenders.append(rawAllAtOnce)
+            let bareAllAtOnce = contenders.count - 1
             for contender in contenders { _ = try await contender() }  // warm up connections and code
             let requestsBefore = server.totalRequestCount
             let m = try await Interleaved(repetitions: repetitions).run(contenders)
@@ -185,6 +205,8 @@ enum NetworkBenchmark {
                     extra: [
                         ("data(for:) called by \(concurrency) workers as the bare loader is, req/s", m[byWorkers]),
                         ("its ratio to the bare loader", m[byWorkers] / m[1]),
+                        ("the bare loader handed every request at once, as data(for:) is above, req/s", m[bareAllAtOnce]),
+                        ("its ratio to the bare loader by workers", m[bareAllAtOnce] / m[1]),
                     ],
                     repetitions: repetitions))
             if concurrency == 8 {

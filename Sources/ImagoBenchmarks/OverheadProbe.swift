@@ -9,6 +9,8 @@ import ImagoTestSupport
 /// Ways (all, when none is named):
 /// - `loader`: the platform loader over loopback, 8 workers looping over their URLs (the network
 ///   group's baseline);
+/// - `loader-all`: the same loader, every request of a pass in its own task at once (its pool
+///   queues what its 8 connections cannot take): what that load shape costs without the pipeline;
 /// - `pipeline`: `data(for:)` over loopback, every request of a pass in its own task at once, the
 ///   scheduler running 8 (the network group's figure);
 /// - `pipeline-workers`: `data(for:)` over loopback called by 8 workers, as the loader is;
@@ -19,7 +21,9 @@ enum OverheadProbe {
     static let flag = "--overhead-probe"
 
     enum Way: String, CaseIterable {
-        case loader, pipeline
+        case loader
+        case loaderAll = "loader-all"
+        case pipeline
         case pipelineWorkers = "pipeline-workers"
         case memoryPipeline = "memory-pipeline"
         case memoryPipelineWorkers = "memory-pipeline-workers"
@@ -64,6 +68,8 @@ enum OverheadProbe {
                 switch way {
                 case .loader:
                     try await workers(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+                case .loaderAll:
+                    try await allAtOnce(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
                 case .pipeline: try await allAtOnce(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
                 case .pipelineWorkers: try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
                 case .memoryPipeline: try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
