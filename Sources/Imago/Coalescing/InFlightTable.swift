@@ -406,7 +406,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
         removed?.kept?.cancel()
         _ = consume removed
-        for waiter in waiters ?? [].lazy.map({ $0.waiter }) { waiter.continuation?.resume(returning: outcome) }
+        guard let waiters else { return }
+        for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
     }
 
     private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {

@@ -279,11 +279,11 @@ extension ImagePipeline {
     ) -> DownloadObserver {
         let attempt = AttemptObserver(
             resumption: resumption, attempt: attempt, context: context,
-            store: resumption.isResumable ? store.map { ($0, key) } : nil, logger: configuration.logger,
+            keeping: resumption.isResumable ? store.map { ($0, key) } : nil, logger: configuration.logger,
             redactsURLs: configuration.redactsURLs)
         // Each closure captures the one object, which serves as its context: no allocation apiece.
         var observer = DownloadObserver(progress: { attempt.progress($0) }, receivedBody: { attempt.receivedBody($0) })
-        if attempt.store != nil { observer.interrupted = { attempt.interrupted($0) } }
+        if attempt.keeping != nil { observer.interrupted = { attempt.interrupted($0) } }
         return observer
     }
 
@@ -295,19 +295,19 @@ extension ImagePipeline {
         let attempt: Int
         let context: InFlightTable<WorkKey, LoadedData>.Context
         /// Where to keep what arrived of an interrupted download; `nil` when it cannot be resumed.
-        let store: (store: ResumableDataStore, key: ResumableDataStore.Key)?
+        let keeping: (store: ResumableDataStore, key: ResumableDataStore.Key)?
         let logger: Logger
         let redactsURLs: Bool
 
         init(
             resumption: ResumptionStateMachine, attempt: Int, context: InFlightTable<WorkKey, LoadedData>.Context,
-            store: (ResumableDataStore, ResumableDataStore.Key)?, logger: Logger, redactsURLs: Bool
+            keeping: (store: ResumableDataStore, key: ResumableDataStore.Key)?, logger: Logger, redactsURLs: Bool
         ) {
             self.resumption = resumption
             self.resumes = resumption.partial != nil
             self.attempt = attempt
             self.context = context
-            self.store = store
+            self.keeping = keeping
             self.logger = logger
             self.redactsURLs = redactsURLs
         }
@@ -327,8 +327,8 @@ extension ImagePipeline {
         }
 
         func interrupted(_ received: DataResponse) {
-            guard let store, let kept = resumption.resumableData(from: received) else { return }
-            store.store.store(kept, for: store.key)
+            guard let keeping, let kept = resumption.resumableData(from: received) else { return }
+            keeping.store.store(kept, for: keeping.key)
             // The URL is written out only here: redacting it parses it, too dear for every download.
             logger.debug(
                 "Kept \(kept.data.count) of \(kept.totalLength) bytes of \(resumption.url.description(redacting: redactsURLs)) to resume")
