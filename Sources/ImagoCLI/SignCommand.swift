@@ -9,6 +9,7 @@ struct SignCommand: AsyncParsableCommand {
         abstract: "Print the signed `imago serve` path for a source URL and options.",
         discussion: """
             The key and salt come from IMAGO_KEY and IMAGO_SALT (hex) or --key-file, as for `imago serve`. \
+            Pass the server's --preset and --only-presets too: the path is checked as that server will parse it. \
             Example: imago sign https://example.com/a.jpg --options rs:fill:300:200/dpr:2 --format webp
             """
     )
@@ -16,8 +17,11 @@ struct SignCommand: AsyncParsableCommand {
     @Argument(help: "The source image URL (http or https).")
     var source: String
 
-    @Option(help: "Processing options, separated by /: rs:fit:300:200/dpr:2/q:80.")
+    @Option(help: "Processing options, separated by /: rs:fit:300:200/dpr:2/q:80 (with --only-presets: preset names, separated by :).")
     var options = ""
+
+    /// The server's presets, so that `pr:NAME` and only-presets paths are checked as it parses them.
+    @OptionGroup var presets: PresetOptions
 
     @Option(help: "Output format as the path's extension: jpeg, png, webp or auto (none: auto).")
     var format: String?
@@ -34,9 +38,10 @@ struct SignCommand: AsyncParsableCommand {
         }
         let segments = options.split(separator: "/").map(String.init)
         let part = URLSigner.unsignedPart(options: segments, source: url, format: format, encodeSource: base64)
-        // Check what the server will parse: the same options and source.
+        // Check what the server will parse: the same options and source, with its presets.
+        let presets = try self.presets.presets()
         do {
-            let parsed = try ProcessingPath.parse("/_" + part)
+            let parsed = try ProcessingPath.parse("/_" + part, presets: presets)
             guard parsed.source.absoluteString == url.absoluteString else {
                 throw ValidationError("the source does not survive encoding; report this as a bug")
             }
