@@ -291,7 +291,6 @@ extension ImagePipeline {
     /// passes on, and to whom.
     private final class AttemptObserver: Sendable {
         let resumption: ResumptionStateMachine
-        let resumes: Bool
         let attempt: Int
         let context: InFlightTable<WorkKey, LoadedData>.Context
         /// Where to keep what arrived of an interrupted download; `nil` when it cannot be resumed.
@@ -304,13 +303,15 @@ extension ImagePipeline {
             keeping: (store: ResumableDataStore, key: ResumableDataStore.Key)?, logger: Logger, redactsURLs: Bool
         ) {
             self.resumption = resumption
-            self.resumes = resumption.partial != nil
             self.attempt = attempt
             self.context = context
             self.keeping = keeping
             self.logger = logger
             self.redactsURLs = redactsURLs
         }
+
+        /// Whether the attempt continues bytes kept from an earlier one.
+        var resumes: Bool { resumption.partial != nil }
 
         /// The loader's count; a resumed download reports from ``receivedBody(_:)`` instead, where
         /// the bytes kept from before are added.
