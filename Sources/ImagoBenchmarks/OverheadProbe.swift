@@ -16,7 +16,13 @@ import ImagoTestSupport
 /// - `pipeline-workers`: `data(for:)` over loopback called by 8 workers, as the loader is;
 /// - `memory-pipeline`, `memory-pipeline-workers`: the same two with a loader that answers from
 ///   memory without suspending, which leaves what the pipeline itself costs: the shared work, its
-///   task, the scheduler, the bookkeeping.
+///   task, the scheduler, the bookkeeping;
+/// - `memory-starter-workers`: `memory-pipeline-workers` with a loader whose downloads are bound
+///   to no task (``DownloadStarting``, as the platform loader's are), so the work runs in the
+///   caller's task as it does over loopback: the pipeline's own CPU on the network path.
+///
+/// Every way after the first is also given as the median of its pass-by-pass differences from
+/// the first: passes of the two run moments apart, so the machine's drift cancels out of each.
 enum OverheadProbe {
     static let flag = "--overhead-probe"
 
@@ -27,6 +33,7 @@ enum OverheadProbe {
         case pipelineWorkers = "pipeline-workers"
         case memoryPipeline = "memory-pipeline"
         case memoryPipelineWorkers = "memory-pipeline-workers"
+        case memoryStarterWorkers = "memory-starter-workers"
     }
 
     /// The ways' names, as the command line takes them.
@@ -60,6 +67,7 @@ enum OverheadProbe {
         }
         let network = pipeline(pipelineLoader)
         let memory = pipeline(MemoryLoader())
+        let memoryStarter = pipeline(MemoryStarter())
 
         var samples: [Way: [Double]] = [:]
         for pass in 0...passes {  // pass 0 warms up
@@ -74,13 +82,20 @@ enum OverheadProbe {
                 case .pipelineWorkers: try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
                 case .memoryPipeline: try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
                 case .memoryPipelineWorkers: try await workers(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
+                case .memoryStarterWorkers:
+                    try await workers(urls) { url in _ = try await memoryStarter.data(for: ImageRequest(url: url)) }
                 }
                 if pass > 0 { samples[way, default: []].append((processCPUSeconds() - before) / Double(urls.count) * 1e6) }
             }
         }
         for way in chosen {
             let sorted = samples[way, default: []].sorted()
-            print("\(way.rawValue): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)")
+            var line = "\(way.rawValue): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)"
+            if let first = chosen.first, way != first {
+                let differences = zip(samples[way, default: []], samples[first, default: []]).map { $0 - $1 }.sorted()
+                line += String(format: "; %+.1f µs against \(first.rawValue) (median of the passes' differences)", differences[differences.count / 2])
+            }
+            print(line)
         }
         try await loader.shutdown()
         try await pipelineLoader.shutdown()
@@ -113,14 +128,32 @@ enum OverheadProbe {
         return Double(seconds) + Double(microseconds) / 1e6
     }
 
-    /// Answers every request with the same 50 KB at once, without suspending.
-    private struct MemoryLoader: DataLoading {
-        static let body = Data(repeating: 0xA5, count: 50 * 1024)
+    /// ``MemoryLoader`` as a ``DownloadStarting`` loader: its downloads answer at once, bound to no task.
+    private struct MemoryStarter: DownloadStarting {
+        final class Download: StartedDownload {
+            func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataResponse { MemoryLoader.response }
+            func cancel() {}
+        }
+
+        func startDownload(for request: DataRequest, observer: DownloadObserver) async throws(ImagePipeline.Error) -> any StartedDownload {
+            Download()
+        }
 
         func loadData(
             for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
         ) async throws(ImagePipeline.Error) -> DataResponse {
-            DataResponse(data: Self.body, statusCode: 200, headers: ["content-type": "image/jpeg"])
+            MemoryLoader.response
+        }
+    }
+
+    /// Answers every request with the same 50 KB at once, without suspending.
+    private struct MemoryLoader: DataLoading {
+        static let response = DataResponse(data: Data(repeating: 0xA5, count: 50 * 1024), statusCode: 200, headers: ["content-type": "image/jpeg"])
+
+        func loadData(
+            for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
+        ) async throws(ImagePipeline.Error) -> DataResponse {
+            Self.response
         }
     }
 }

@@ -19,14 +19,27 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     struct Waiter: Sendable {
         /// `nil` for the caller the work runs in, which gets the outcome as it returns.
-        let continuation: CheckedContinuation<Outcome, Never>?
+        ///
+        /// Unsafe, not checked: a waiter is taken out of its entry under the shard's lock before
+        /// it is answered, so it is answered once. And the checked kind is a resilient type of the
+        /// concurrency library, whose layout is known only at run time: every copy of a waiter
+        /// went through value witnesses that looked up the generic metadata of its fields, about
+        /// 40 lookups per download (Benchmarks/README.md, issue 27's eighth session).
+        let continuation: UnsafeContinuation<Outcome, Never>?
         let progress: (@Sendable (DownloadProgress) -> Void)?
         /// Told the work's other news (the body so far, previews); `nil` when not wanted.
         let updates: (@Sendable (WorkUpdate) -> Void)?
         let cancellation: ImagePipeline.Error
     }
 
-    fileprivate struct Entry: Sendable {
+    /// One piece of work and its waiters.
+    ///
+    /// A class, so that finding an entry and reading it copies one reference: as a struct in the
+    /// dictionary, every lookup copied it whole (its waiters, task, observer and what it keeps, a
+    /// retain and a release apiece; 27 of each per download), and every change went through
+    /// the dictionary's accessors. `@unchecked Sendable`: its variables are read and written only
+    /// under its shard's lock, and it leaves the table only to be dropped after that lock.
+    fileprivate final class Entry: @unchecked Sendable {
         let generation: UInt64
         var machine = SharedWorkStateMachine<Waiter>()
         var task: Task<Void, Never>?
@@ -36,6 +49,10 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let interest = Interest()
         /// What the work keeps for whoever takes it over; cancelled when the work is abandoned.
         var kept: Kept?
+
+        init(generation: UInt64) {
+            self.generation = generation
+        }
 
         /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under its shard's lock.
         func count(_ waiter: Waiter, _ change: Int) {
@@ -63,12 +80,10 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     fileprivate struct State: Sendable {
         var entries: [Key: Entry] = [:]
 
-        /// Where the entry of `key` is, when it is still the one of `generation`. Entries are
-        /// changed through the index: `entries[key]?.field = …` goes through nested modify
-        /// accessors whose frames are allocated on the heap, three allocations per change.
-        func index(of key: Key, generation: UInt64) -> Dictionary<Key, Entry>.Index? {
-            guard let index = entries.index(forKey: key), entries.values[index].generation == generation else { return nil }
-            return index
+        /// The entry of `key`, when it is still the one of `generation`.
+        func entry(_ key: Key, generation: UInt64) -> Entry? {
+            guard let entry = entries[key], entry.generation == generation else { return nil }
+            return entry
         }
     }
 
@@ -118,8 +133,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// takes the work over; `cancel` stops it when every waiter has left. Replaces what was kept.
         func keep(_ value: some Sendable, cancel: @escaping @Sendable () -> Void) {
             let kept = shard.state.withLock { state -> Bool in
-                guard let index = state.index(of: key, generation: generation) else { return false }
-                state.entries.values[index].kept = Kept(value: value, cancel: cancel)
+                guard let entry = state.entry(key, generation: generation) else { return false }
+                entry.kept = Kept(value: value, cancel: cancel)
                 return true
             }
             if !kept { cancel() }  // abandoned meanwhile
@@ -129,26 +144,25 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// every waiter leaves) until ``discardKept()``.
         func kept<T: Sendable>(_: T.Type) -> T? {
             shard.state.withLock { state -> T? in
-                guard let entry = state.entries[key], entry.generation == generation else { return nil }
-                return entry.kept?.value as? T
+                state.entry(key, generation: generation)?.kept?.value as? T
             }
         }
 
         /// Forgets what was kept: it has ended, or the work no longer needs it.
         func discardKept() {
-            shard.state.withLock { state in
-                guard let index = state.index(of: key, generation: generation),
-                    state.entries.values[index].kept != nil
-                else { return }
-                state.entries.values[index].kept = nil
+            // Taken out under the lock, released after it.
+            let discarded = shard.state.withLock { state -> Kept? in
+                guard let entry = state.entry(key, generation: generation) else { return nil }
+                defer { entry.kept = nil }
+                return entry.kept
             }
+            _ = consume discarded
         }
 
         /// Calls `observer` whenever the highest waiter priority changes from now on.
         func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
             shard.state.withLock { state in
-                guard let index = state.index(of: key, generation: generation) else { return }
-                state.entries.values[index].priorityObserver = observer
+                state.entry(key, generation: generation)?.priorityObserver = observer
             }
         }
     }
@@ -161,8 +175,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
         func updatePriority(_ priority: ImageRequest.Priority) {
             let notify = shard.state.withLock { state -> (@Sendable () -> Void)? in
-                guard let changed = state.entries[key]?.machine.updatePriority(id: id, to: priority),
-                    let observer = state.entries[key]?.priorityObserver
+                guard let entry = state.entries[key], let changed = entry.machine.updatePriority(id: id, to: priority),
+                    let observer = entry.priorityObserver
                 else { return nil }
                 return { observer(changed) }
             }
@@ -212,7 +226,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             }
         }
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
                 let waiter = Waiter(continuation: continuation, progress: progress, updates: updates, cancellation: cancellation)
                 join(shard: shard, key: key, id: id, waiter: waiter, priority: priority, work: work)
                 onWaiting(WaiterHandle(shard: shard, key: key, id: id))
@@ -240,7 +254,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if Task.isCancelled { return (.refused, nil) }
             if let entry = state.entries[key], !entry.machine.isClosed { return (.join, nil) }
             let replaced = state.entries.removeValue(forKey: key)  // finished or abandoned
-            var entry = Entry(generation: makeID())
+            let entry = Entry(generation: makeID())
             guard entry.machine.add(id: id, waiter: waiter, priority: priority) == .start else { return (.join, replaced) }
             entry.count(waiter, 1)
             let context = Context(table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
@@ -271,10 +285,10 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         typealias Ending = (SharedWorkStateMachine<Waiter>.RunEndAction?, Entry?)
         let (action, removed): Ending = context.shard.state.withLock { state in
             // No entry: abandoned (every waiter left, the runner too).
-            guard let index = state.index(of: context.key, generation: context.generation) else { return (nil, nil) }
-            let action = state.entries.values[index].machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
+            guard let entry = state.entry(context.key, generation: context.generation) else { return (nil, nil) }
+            let action = entry.machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
             guard case .finish = action else { return (action, nil) }
-            return (action, state.entries.remove(at: index).value)
+            return (action, state.entries.removeValue(forKey: context.key))
         }
         removed?.kept?.cancel()  // nothing should be left running; if it is, nobody will take it over
         _ = consume removed  // freed after the lock, before any waiter resumes
@@ -301,15 +315,19 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if Task.isCancelled { return (true, nil, nil, nil) }
             var replaced: Entry?
             while true {
-                if state.entries[key] == nil {
-                    state.entries[key] = Entry(generation: makeID())
+                let entry: Entry
+                if let existing = state.entries[key] {
+                    entry = existing
+                } else {
+                    entry = Entry(generation: makeID())
+                    state.entries[key] = entry
                 }
-                let before = state.entries[key]!.machine.priority
-                let action = state.entries[key]!.machine.add(id: id, waiter: waiter, priority: priority)
-                if action != .closed { state.entries[key]!.count(waiter, 1) }
+                let before = entry.machine.priority
+                let action = entry.machine.add(id: id, waiter: waiter, priority: priority)
+                if action != .closed { entry.count(waiter, 1) }
                 switch action {
                 case .join:
-                    guard let before, priority > before, let observer = state.entries[key]!.priorityObserver else {
+                    guard let before, priority > before, let observer = entry.priorityObserver else {
                         return (false, nil, replaced, nil)
                     }
                     return (false, { observer(priority) }, replaced, nil)
@@ -318,8 +336,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     replaced = state.entries.removeValue(forKey: key)
                 case .start:
                     let context = Context(
-                        table: self, shard: shard, key: key, generation: state.entries[key]!.generation,
-                        interest: state.entries[key]!.interest)
+                        table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
                     return (false, nil, replaced, context)
                 }
             }
@@ -356,8 +373,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let task = Task.detached(priority: priority.taskPriority, operation: operation)
         #endif
         let kept = context.shard.state.withLock { state -> Bool in
-            guard let index = state.index(of: context.key, generation: context.generation) else { return false }
-            state.entries.values[index].task = task
+            guard let entry = state.entry(context.key, generation: context.generation) else { return false }
+            entry.task = task
             return true
         }
         if !kept { task.cancel() }
@@ -368,17 +385,14 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
         )
         let (action, task, notify, removed): Leaving = shard.state.withLock { state in
-            // Changed where it is stored: a copy taken out of the dictionary would share the
-            // waiters' storage and copy all of it on the first change (O(waiters) per leave).
-            guard let index = state.entries.index(forKey: key) else { return (.none, nil, nil, nil) }
-            let before = state.entries.values[index].machine.priority
-            let action = state.entries.values[index].machine.remove(id: id)
-            if case .cancelWaiter(let waiter) = action { state.entries.values[index].count(waiter, -1) }
+            guard let entry = state.entries[key] else { return (.none, nil, nil, nil) }
+            let before = entry.machine.priority
+            let action = entry.machine.remove(id: id)
+            if case .cancelWaiter(let waiter) = action { entry.count(waiter, -1) }
             if case .cancelWaiterAndWork = action {
-                let removed = state.entries.remove(at: index).value
-                return (action, removed.task, nil, removed)
+                state.entries.removeValue(forKey: key)
+                return (action, entry.task, nil, entry)
             }
-            let entry = state.entries.values[index]
             guard let after = entry.machine.priority, after != before, let observer = entry.priorityObserver else {
                 return (action, nil, nil, nil)
             }
@@ -398,8 +412,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func finish(shard: Shard, key: Key, generation: UInt64, outcome: Outcome) {
         let (waiters, removed): (SharedWorkStateMachine<Waiter>.Answered?, Entry?) = shard.state.withLock { state in
-            guard let index = state.index(of: key, generation: generation) else { return (nil, nil) }
-            var removed = state.entries.remove(at: index).value  // taken out whole: finish() copies nothing
+            guard let removed = state.entry(key, generation: generation) else { return (nil, nil) }
+            state.entries.removeValue(forKey: key)
             return (removed.machine.finish(), removed)
         }
         // The entry (its task, its priority observer and what they hold) is freed here: after the
@@ -412,24 +426,19 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {
         let handlers = shard.state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation else { return [] }
-            return entry.machine.waiters.compactMap(\.waiter.progress)
+            state.entry(key, generation: generation)?.machine.waiters.compactMap { $0.waiter.progress } ?? []
         }
         for handler in handlers { handler(progress) }
     }
 
     private func send(_ update: WorkUpdate, shard: Shard, key: Key, generation: UInt64) {
         let handlers = shard.state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
-            guard let entry = state.entries[key], entry.generation == generation else { return [] }
-            return entry.machine.waiters.compactMap(\.waiter.updates)
+            state.entry(key, generation: generation)?.machine.waiters.compactMap { $0.waiter.updates } ?? []
         }
         for handler in handlers { handler(update) }
     }
 
     private func priority(shard: Shard, key: Key, generation: UInt64) -> ImageRequest.Priority? {
-        shard.state.withLock { state in
-            guard let entry = state.entries[key], entry.generation == generation else { return nil }
-            return entry.machine.priority
-        }
+        shard.state.withLock { state in state.entry(key, generation: generation)?.machine.priority }
     }
 }
