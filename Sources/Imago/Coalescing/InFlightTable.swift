@@ -110,6 +110,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         fileprivate let key: Key
         fileprivate let generation: UInt64
         fileprivate let interest: Interest
+        /// Whether this run takes the work over from one whose caller left: only such a run can
+        /// find what an earlier run kept, so only it looks.
+        fileprivate var takesOver = false
 
         /// Passes progress to every waiter still waiting.
         func report(_ progress: DownloadProgress) {
@@ -143,7 +146,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// What an earlier run kept, when it is a `T`. It stays kept (and is still cancelled if
         /// every waiter leaves) until ``discardKept()``.
         func kept<T: Sendable>(_: T.Type) -> T? {
-            shard.state.withLock { state -> T? in
+            guard takesOver else { return nil }
+            return shard.state.withLock { state -> T? in
                 state.entry(key, generation: generation)?.kept?.value as? T
             }
         }
@@ -297,7 +301,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
             return runnerStayed ? outcome : .failure(cancellation)
         case .handOver:
-            start(work, context: context, priority: context.priority)
+            var takeover = context
+            takeover.takesOver = true
+            start(work, context: takeover, priority: context.priority)
             return .failure(cancellation)
         case nil:
             return .failure(cancellation)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What arrived of downloads that stopped early (a cut connection, a stall, the last caller
 /// cancelling), kept in memory so that the next request for the same URL asks only for the rest
@@ -17,9 +18,23 @@ public final class ResumableDataStore: Sendable {
     struct Key: Hashable, Sendable {
         let url: String
         let headers: [String: String]
+
+        init(url: String, headers: [String: String]) {
+            self.url = url
+            self.headers = headers
+        }
+
+        /// The key of a download of `url` asked for with the request's own `headers`.
+        init(url: URL, headers: [String: String]) {
+            self.init(url: url.absoluteString, headers: headers)
+        }
     }
 
     private let cache: MemoryCache<Key, ResumableData>
+    /// False only while nothing has been kept since the store was made or emptied: then a lookup,
+    /// which every download makes, needs neither the key nor the cache's lock. Set after a value
+    /// is stored and cleared before the cache is emptied, so it is never false while one is held.
+    private let mayHold = Atomic<Bool>(false)
 
     /// A store of at most `countLimit` partial downloads and `costLimit` bytes. Defaults: 32
     /// downloads, 32 MiB.
@@ -33,15 +48,22 @@ public final class ResumableDataStore: Sendable {
     public var totalBytes: Int { cache.totalCost }
 
     /// Forgets every partial download.
-    public func removeAll() { cache.removeAll() }
+    public func removeAll() {
+        mayHold.store(false, ordering: .releasing)
+        cache.removeAll()
+    }
 
     /// Keeps `resumable` for the next request of `key`, replacing what was kept for it.
     func store(_ resumable: ResumableData, for key: Key) {
         cache.store(resumable, forKey: key, cost: resumable.data.count)
+        mayHold.store(true, ordering: .releasing)
     }
 
-    /// What was kept for `key`, removed from the store: one download continues it.
-    func take(_ key: Key) -> ResumableData? {
+    /// What was kept for `key`, removed from the store: one download continues it. The key is
+    /// made only when the store may hold something.
+    func take(_ key: @autoclosure () -> Key) -> ResumableData? {
+        guard mayHold.load(ordering: .acquiring) else { return nil }
+        let key = key()
         guard let resumable = cache.value(forKey: key) else { return nil }
         cache.removeValue(forKey: key)
         return resumable

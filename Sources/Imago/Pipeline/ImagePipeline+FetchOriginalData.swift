@@ -131,7 +131,6 @@ extension ImagePipeline {
             url: request.url, headers: machine.headers(adding: request.headers),
             credentialHeaderNames: request.credentialHeaderNames)
         let store = configuration.resumableData
-        let resumeKey = ResumableDataStore.Key(url: request.url.absoluteString, headers: request.headers)
         while true {
             machine.startAttempt()
             timing.attempts = machine.attempts
@@ -142,7 +141,9 @@ extension ImagePipeline {
             let kept = context.kept(KeptDownload.self)
             let resumption =
                 kept?.resumption
-                ?? ResumptionStateMachine(url: request.url, requestHeaders: dataRequest.headers, partial: store?.take(resumeKey))
+                ?? ResumptionStateMachine(
+                    url: request.url, requestHeaders: dataRequest.headers,
+                    partial: store?.take(ResumableDataStore.Key(url: request.url, headers: request.headers)))
             if kept == nil, let partial = resumption.partial {
                 configuration.logger.debug(
                     "Resuming \(configuration.logged(request.url)) from byte \(partial.data.count) of \(partial.totalLength)")
@@ -150,7 +151,7 @@ extension ImagePipeline {
             var attemptRequest = dataRequest
             attemptRequest.headers = resumption.headers(adding: dataRequest.headers)
             let observer = downloadObserver(
-                resumption, attempt: machine.attempts, store: store, key: resumeKey, context: context)
+                resumption, attempt: machine.attempts, store: store, headers: request.headers, context: context)
             do throws(Error) {
                 let response: DataResponse
                 if let kept {
@@ -272,14 +273,15 @@ extension ImagePipeline {
 
     /// What the loader tells this attempt: progress (counted from the first byte of the image when
     /// it resumes), the body so far (for previews) and, when downloads may be resumed, what arrived
-    /// before it stopped, kept in `store` for the next attempt or request.
+    /// before it stopped, kept in `store` (under the URL and the request's own `headers`) for the
+    /// next attempt or request.
     private func downloadObserver(
-        _ resumption: ResumptionStateMachine, attempt: Int, store: ResumableDataStore?, key: ResumableDataStore.Key,
+        _ resumption: ResumptionStateMachine, attempt: Int, store: ResumableDataStore?, headers: [String: String],
         context: InFlightTable<WorkKey, LoadedData>.Context
     ) -> DownloadObserver {
         let attempt = AttemptObserver(
             resumption: resumption, attempt: attempt, context: context,
-            keeping: resumption.isResumable ? store.map { ($0, key) } : nil, logger: configuration.logger,
+            keeping: resumption.isResumable ? store.map { ($0, headers) } : nil, logger: configuration.logger,
             redactsURLs: configuration.redactsURLs)
         // Each closure captures the one object, which serves as its context: no allocation apiece.
         var observer = DownloadObserver(progress: { attempt.progress($0) }, receivedBody: { attempt.receivedBody($0) })
@@ -287,20 +289,21 @@ extension ImagePipeline {
         return observer
     }
 
-    /// One download attempt's view of its work: what ``downloadObserver(_:attempt:store:key:context:)``
+    /// One download attempt's view of its work: what ``downloadObserver(_:attempt:store:headers:context:)``
     /// passes on, and to whom.
     private final class AttemptObserver: Sendable {
         let resumption: ResumptionStateMachine
         let attempt: Int
         let context: InFlightTable<WorkKey, LoadedData>.Context
-        /// Where to keep what arrived of an interrupted download; `nil` when it cannot be resumed.
-        let keeping: (store: ResumableDataStore, key: ResumableDataStore.Key)?
+        /// Where to keep what arrived of an interrupted download, and the request's own headers
+        /// that key it with the URL; `nil` when it cannot be resumed.
+        let keeping: (store: ResumableDataStore, headers: [String: String])?
         let logger: Logger
         let redactsURLs: Bool
 
         init(
             resumption: ResumptionStateMachine, attempt: Int, context: InFlightTable<WorkKey, LoadedData>.Context,
-            keeping: (store: ResumableDataStore, key: ResumableDataStore.Key)?, logger: Logger, redactsURLs: Bool
+            keeping: (store: ResumableDataStore, headers: [String: String])?, logger: Logger, redactsURLs: Bool
         ) {
             self.resumption = resumption
             self.attempt = attempt
@@ -329,7 +332,7 @@ extension ImagePipeline {
 
         func interrupted(_ received: DataResponse) {
             guard let keeping, let kept = resumption.resumableData(from: received) else { return }
-            keeping.store.store(kept, for: keeping.key)
+            keeping.store.store(kept, for: ResumableDataStore.Key(url: resumption.url, headers: keeping.headers))
             // The URL is written out only here: redacting it parses it, too dear for every download.
             logger.debug(
                 "Kept \(kept.data.count) of \(kept.totalLength) bytes of \(resumption.url.description(redacting: redactsURLs)) to resume")
