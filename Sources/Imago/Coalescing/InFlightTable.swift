@@ -11,9 +11,10 @@ import Synchronization
 /// finds what was kept and takes it over.
 /// The table is split into shards by key, each behind its own lock, so callers of different
 /// images do not wait for each other's bookkeeping (a request takes a lock four or five times: to
-/// join, to watch the priority, to read it, to finish). A lock is held only for bookkeeping, never
-/// across work, and nothing is released under it: a finished or abandoned entry (its task, its
-/// priority observer and whatever they hold) is moved out and dropped after the lock.
+/// join, to watch the priority, to read it, to finish; the work holds its entry, so only joining
+/// and finishing look the key up). A lock is held only for bookkeeping, never across work, and
+/// nothing is released under it: what a finished or abandoned entry held (its task, its priority
+/// observer and whatever they hold) is taken out and dropped after the lock.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, ImagePipeline.Error>
 
@@ -32,43 +33,57 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let cancellation: ImagePipeline.Error
     }
 
-    /// One piece of work and its waiters.
+    /// One piece of work and its waiters, in the table under its key until it finishes or is
+    /// abandoned; its work's ``Context`` holds it, so the work reaches it without a lookup.
     ///
-    /// A class, so that finding an entry and reading it copies one reference: as a struct in the
-    /// dictionary, every lookup copied it whole (its waiters, task, observer and what it keeps, a
-    /// retain and a release apiece; 27 of each per download), and every change went through
-    /// the dictionary's accessors. `@unchecked Sendable`: its variables are read and written only
-    /// under its shard's lock, and it leaves the table only to be dropped after that lock.
+    /// A class: as a struct in the dictionary, every lookup copied it whole (its waiters, task,
+    /// observer and what it keeps, a retain and a release apiece; 27 of each per download), and
+    /// every change went through the dictionary's accessors. `@unchecked Sendable`: its variables
+    /// are read and written only under its shard's lock, and its counts of interest are atomics.
     fileprivate final class Entry: @unchecked Sendable {
-        let generation: UInt64
         var machine = SharedWorkStateMachine<Waiter>()
         var task: Task<Void, Never>?
         /// Told when the highest waiter priority changes (the scheduler moves the download).
         var priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
-        /// Waiters that asked for progress, and for updates.
-        let interest = Interest()
         /// What the work keeps for whoever takes it over; cancelled when the work is abandoned.
         var kept: Kept?
+        /// Out of the table: finished or abandoned. What the work asks of it from then on finds
+        /// nothing, as a lookup of a key no longer there would.
+        private(set) var isRemoved = false
+        /// How many waiters asked for progress, and for updates. Changed under the shard's lock,
+        /// read without it: the work reports every piece of a body, and with nobody listening
+        /// (the common case) a report costs one atomic load instead of the lock. A waiter that
+        /// joins meanwhile misses at most that one report; progress and bodies are cumulative, so
+        /// the next one tells it everything.
+        let progressInterest = Atomic<Int>(0)
+        let updatesInterest = Atomic<Int>(0)
 
-        init(generation: UInt64) {
-            self.generation = generation
+        /// Counts `waiter` in (`change` 1) or out (-1) of the interest; under its shard's lock.
+        func count(_ waiter: Waiter, _ change: Int) {
+            if waiter.progress != nil { progressInterest.add(change, ordering: .relaxed) }
+            if waiter.updates != nil { updatesInterest.add(change, ordering: .relaxed) }
         }
 
-        /// Counts `waiter` in (`change` 1) or out (-1) of ``interest``; under its shard's lock.
-        func count(_ waiter: Waiter, _ change: Int) {
-            if waiter.progress != nil { interest.progress.add(change, ordering: .relaxed) }
-            if waiter.updates != nil { interest.updates.add(change, ordering: .relaxed) }
+        /// Marks the entry removed (its key's slot is the caller's to clear) and takes out what
+        /// it holds, to be released (or cancelled) after the lock: the work may keep the entry
+        /// itself alive a while, never what it held.
+        func remove() -> Leftovers {
+            isRemoved = true
+            defer {
+                task = nil
+                priorityObserver = nil
+                kept = nil
+            }
+            return Leftovers(task: task, priorityObserver: priorityObserver, kept: kept)
         }
     }
 
-    /// How many waiters of one piece of work asked for progress and for updates. Changed under
-    /// the shard's lock, read without it: the work reports every piece of a body, and with nobody
-    /// listening (the common case) a report costs one atomic load instead of the lock and a lookup.
-    /// A waiter that joins meanwhile misses at most that one report; progress and bodies are
-    /// cumulative, so the next one tells it everything.
-    final class Interest: Sendable {
-        let progress = Atomic<Int>(0)
-        let updates = Atomic<Int>(0)
+    /// What a removed entry held: dropped after the lock, and before any waiter resumes, so a
+    /// caller never sees what the work kept still alive.
+    fileprivate struct Leftovers: Sendable {
+        let task: Task<Void, Never>?
+        let priorityObserver: (@Sendable (ImageRequest.Priority) -> Void)?
+        let kept: Kept?
     }
 
     /// A part of the work that outlives the task it started in, and how to stop it.
@@ -80,10 +95,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     fileprivate struct State: Sendable {
         var entries: [Key: Entry] = [:]
 
-        /// The entry of `key`, when it is still the one of `generation`.
-        func entry(_ key: Key, generation: UInt64) -> Entry? {
-            guard let entry = entries[key], entry.generation == generation else { return nil }
-            return entry
+        /// Takes the entry of `key` out of the table.
+        mutating func remove(_ key: Key) -> Leftovers? {
+            entries.removeValue(forKey: key)?.remove()
         }
     }
 
@@ -96,7 +110,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private static var shardCount: Int { 16 }
 
     private let shards: [Shard] = (0..<InFlightTable.shardCount).map { _ in Shard() }
-    /// Waiter IDs and entry generations, unique across shards.
+    /// Waiter IDs, unique across shards.
     private let lastID = Atomic<UInt64>(0)
 
     private func makeID() -> UInt64 { lastID.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -105,58 +119,66 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// What the shared work sees of its waiters.
     struct Context: Sendable {
-        fileprivate let table: InFlightTable
         fileprivate let shard: Shard
         fileprivate let key: Key
-        fileprivate let generation: UInt64
-        fileprivate let interest: Interest
+        fileprivate let entry: Entry
         /// Whether this run takes the work over from one whose caller left: only such a run can
         /// find what an earlier run kept, so only it looks.
         fileprivate var takesOver = false
 
         /// Passes progress to every waiter still waiting.
         func report(_ progress: DownloadProgress) {
-            guard interest.progress.load(ordering: .relaxed) > 0 else { return }
-            table.report(progress, shard: shard, key: key, generation: generation)
+            guard entry.progressInterest.load(ordering: .relaxed) > 0 else { return }
+            let handlers = withEntry { entry in entry.machine.waiters.compactMap { $0.waiter.progress } } ?? []
+            for handler in handlers { handler(progress) }
         }
 
         /// Whether any waiter asked for updates: when none did, the work need not make them.
-        var wantsUpdates: Bool { interest.updates.load(ordering: .relaxed) > 0 }
+        var wantsUpdates: Bool { entry.updatesInterest.load(ordering: .relaxed) > 0 }
 
         /// Passes `update` to every waiter still waiting that asked for updates.
         func send(_ update: WorkUpdate) {
             guard wantsUpdates else { return }
-            table.send(update, shard: shard, key: key, generation: generation)
+            let handlers = withEntry { entry in entry.machine.waiters.compactMap { $0.waiter.updates } } ?? []
+            for handler in handlers { handler(update) }
         }
 
         /// The highest priority among the waiters still waiting.
-        var priority: ImageRequest.Priority { table.priority(shard: shard, key: key, generation: generation) ?? .normal }
+        var priority: ImageRequest.Priority {
+            guard let priority = withEntry({ $0.machine.priority }) ?? nil else { return .normal }
+            return priority
+        }
+
+        /// `body` with the entry under its shard's lock; `nil` once it has left the table.
+        private func withEntry<T>(_ body: (Entry) -> T) -> T? {
+            shard.state.withLock { _ in entry.isRemoved ? nil : body(entry) }
+        }
 
         /// Keeps `value` (started by this run of the work and not bound to its task) for a run that
         /// takes the work over; `cancel` stops it when every waiter has left. Replaces what was kept.
         func keep(_ value: some Sendable, cancel: @escaping @Sendable () -> Void) {
-            let kept = shard.state.withLock { state -> Bool in
-                guard let entry = state.entry(key, generation: generation) else { return false }
-                entry.kept = Kept(value: value, cancel: cancel)
-                return true
+            // What was kept before is replaced under the lock and released after it.
+            guard let replaced = withEntry({ entry in
+                defer { entry.kept = Kept(value: value, cancel: cancel) }
+                return entry.kept
+            }) else {
+                cancel()  // abandoned meanwhile
+                return
             }
-            if !kept { cancel() }  // abandoned meanwhile
+            _ = consume replaced
         }
 
         /// What an earlier run kept, when it is a `T`. It stays kept (and is still cancelled if
         /// every waiter leaves) until ``discardKept()``.
         func kept<T: Sendable>(_: T.Type) -> T? {
             guard takesOver else { return nil }
-            return shard.state.withLock { state -> T? in
-                state.entry(key, generation: generation)?.kept?.value as? T
-            }
+            return withEntry { $0.kept?.value as? T } ?? nil
         }
 
         /// Forgets what was kept: it has ended, or the work no longer needs it.
         func discardKept() {
             // Taken out under the lock, released after it.
-            let discarded = shard.state.withLock { state -> Kept? in
-                guard let entry = state.entry(key, generation: generation) else { return nil }
+            let discarded = withEntry { entry in
                 defer { entry.kept = nil }
                 return entry.kept
             }
@@ -165,9 +187,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
         /// Calls `observer` whenever the highest waiter priority changes from now on.
         func observePriority(_ observer: @escaping @Sendable (ImageRequest.Priority) -> Void) {
-            shard.state.withLock { state in
-                state.entry(key, generation: generation)?.priorityObserver = observer
+            // What it replaces (nothing, as the pipeline calls it) is released after the lock.
+            let replaced = withEntry { entry in
+                defer { entry.priorityObserver = observer }
+                return entry.priorityObserver
             }
+            _ = consume replaced
         }
     }
 
@@ -254,16 +279,18 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func startInCaller(
         shard: Shard, key: Key, id: UInt64, waiter: Waiter, priority: ImageRequest.Priority
     ) -> CallerStart {
-        let (start, replaced) = shard.state.withLock { state -> (CallerStart, Entry?) in
+        let (start, replaced) = shard.state.withLock { state -> (CallerStart, Leftovers?) in
             if Task.isCancelled { return (.refused, nil) }
-            if let entry = state.entries[key], !entry.machine.isClosed { return (.join, nil) }
-            let replaced = state.entries.removeValue(forKey: key)  // finished or abandoned
-            let entry = Entry(generation: makeID())
+            var replaced: Leftovers?
+            if let existing = state.entries[key] {
+                if !existing.machine.isClosed { return (.join, nil) }
+                replaced = state.remove(key)  // finished or abandoned
+            }
+            let entry = Entry()
             guard entry.machine.add(id: id, waiter: waiter, priority: priority) == .start else { return (.join, replaced) }
             entry.count(waiter, 1)
-            let context = Context(table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
             state.entries[key] = entry
-            return (.run(context), replaced)
+            return (.run(Context(shard: shard, key: key, entry: entry)), replaced)
         }
         _ = consume replaced  // freed after the lock
         return start
@@ -286,13 +313,13 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         let stoppedByLeaving: Bool
         if case .failure = outcome { stoppedByLeaving = Task.isCancelled } else { stoppedByLeaving = false }
-        typealias Ending = (SharedWorkStateMachine<Waiter>.RunEndAction?, Entry?)
+        typealias Ending = (SharedWorkStateMachine<Waiter>.RunEndAction?, Leftovers?)
         let (action, removed): Ending = context.shard.state.withLock { state in
-            // No entry: abandoned (every waiter left, the runner too).
-            guard let entry = state.entry(context.key, generation: context.generation) else { return (nil, nil) }
-            let action = entry.machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
+            // Removed: abandoned (every waiter left, the runner too).
+            guard !context.entry.isRemoved else { return (nil, nil) }
+            let action = context.entry.machine.endRun(runner: runner, stoppedByLeaving: stoppedByLeaving)
             guard case .finish = action else { return (action, nil) }
-            return (action, state.entries.removeValue(forKey: context.key))
+            return (action, state.remove(context.key))
         }
         removed?.kept?.cancel()  // nothing should be left running; if it is, nobody will take it over
         _ = consume removed  // freed after the lock, before any waiter resumes
@@ -315,17 +342,17 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         work: @escaping @Sendable (Context) async throws(ImagePipeline.Error) -> Value
     ) {
         let (answerNow, notify, replaced, start) = shard.state.withLock {
-            state -> (Bool, (@Sendable () -> Void)?, Entry?, Context?) in
+            state -> (Bool, (@Sendable () -> Void)?, Leftovers?, Context?) in
             // Checked under the lock: `leave` takes it too, so a cancellation is either seen
             // here or finds the waiter registered.
             if Task.isCancelled { return (true, nil, nil, nil) }
-            var replaced: Entry?
+            var replaced: Leftovers?
             while true {
                 let entry: Entry
                 if let existing = state.entries[key] {
                     entry = existing
                 } else {
-                    entry = Entry(generation: makeID())
+                    entry = Entry()
                     state.entries[key] = entry
                 }
                 let before = entry.machine.priority
@@ -339,11 +366,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     return (false, { observer(priority) }, replaced, nil)
                 case .closed:
                     // Finished or abandoned: replace it (released after the lock).
-                    replaced = state.entries.removeValue(forKey: key)
+                    replaced = state.remove(key)
                 case .start:
-                    let context = Context(
-                        table: self, shard: shard, key: key, generation: entry.generation, interest: entry.interest)
-                    return (false, nil, replaced, context)
+                    return (false, nil, replaced, Context(shard: shard, key: key, entry: entry))
                 }
             }
         }
@@ -371,43 +396,38 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            self.finish(shard: context.shard, key: context.key, generation: context.generation, outcome: outcome)
+            self.finish(context, outcome: outcome)
         }
         #if os(Linux)
             let task = Task.immediateDetached(priority: priority.taskPriority, operation: operation)
         #else
             let task = Task.detached(priority: priority.taskPriority, operation: operation)
         #endif
-        let kept = context.shard.state.withLock { state -> Bool in
-            guard let entry = state.entry(context.key, generation: context.generation) else { return false }
-            entry.task = task
+        let kept = context.shard.state.withLock { _ -> Bool in
+            guard !context.entry.isRemoved else { return false }
+            context.entry.task = task
             return true
         }
         if !kept { task.cancel() }
     }
 
     private func leave(shard: Shard, key: Key, id: UInt64) {
-        typealias Leaving = (
-            SharedWorkStateMachine<Waiter>.RemoveAction, Task<Void, Never>?, (@Sendable () -> Void)?, Entry?
-        )
-        let (action, task, notify, removed): Leaving = shard.state.withLock { state in
-            guard let entry = state.entries[key] else { return (.none, nil, nil, nil) }
+        typealias Leaving = (SharedWorkStateMachine<Waiter>.RemoveAction, (@Sendable () -> Void)?, Leftovers?)
+        let (action, notify, removed): Leaving = shard.state.withLock { state in
+            guard let entry = state.entries[key] else { return (.none, nil, nil) }
             let before = entry.machine.priority
             let action = entry.machine.remove(id: id)
             if case .cancelWaiter(let waiter) = action { entry.count(waiter, -1) }
-            if case .cancelWaiterAndWork = action {
-                state.entries.removeValue(forKey: key)
-                return (action, entry.task, nil, entry)
-            }
+            if case .cancelWaiterAndWork = action { return (action, nil, state.remove(key)) }
             guard let after = entry.machine.priority, after != before, let observer = entry.priorityObserver else {
-                return (action, nil, nil, nil)
+                return (action, nil, nil)
             }
-            return (action, nil, { observer(after) }, nil)
+            return (action, { observer(after) }, nil)
         }
         notify?()
-        task?.cancel()
+        removed?.task?.cancel()
         removed?.kept?.cancel()
-        _ = consume removed  // the abandoned entry: freed after the lock, before the waiter resumes
+        _ = consume removed  // what the abandoned entry held: freed after the lock, before the waiter resumes
         switch action {
         case .none:
             break
@@ -416,35 +436,18 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private func finish(shard: Shard, key: Key, generation: UInt64, outcome: Outcome) {
-        let (waiters, removed): (SharedWorkStateMachine<Waiter>.Answered?, Entry?) = shard.state.withLock { state in
-            guard let removed = state.entry(key, generation: generation) else { return (nil, nil) }
-            state.entries.removeValue(forKey: key)
-            return (removed.machine.finish(), removed)
+    private func finish(_ context: Context, outcome: Outcome) {
+        typealias Finishing = (SharedWorkStateMachine<Waiter>.Answered?, Leftovers?)
+        let (waiters, removed): Finishing = context.shard.state.withLock { state in
+            guard !context.entry.isRemoved else { return (nil, nil) }
+            return (context.entry.machine.finish(), state.remove(context.key))
         }
-        // The entry (its task, its priority observer and what they hold) is freed here: after the
-        // lock, and before any waiter resumes, so a caller never sees what the work kept still alive.
+        // What the entry held (its task, its priority observer and what they hold) is freed here:
+        // after the lock, and before any waiter resumes, so a caller never sees what the work kept
+        // still alive.
         removed?.kept?.cancel()
         _ = consume removed
         guard let waiters else { return }
         for waiter in waiters { waiter.continuation?.resume(returning: outcome) }
-    }
-
-    private func report(_ progress: DownloadProgress, shard: Shard, key: Key, generation: UInt64) {
-        let handlers = shard.state.withLock { state -> [@Sendable (DownloadProgress) -> Void] in
-            state.entry(key, generation: generation)?.machine.waiters.compactMap { $0.waiter.progress } ?? []
-        }
-        for handler in handlers { handler(progress) }
-    }
-
-    private func send(_ update: WorkUpdate, shard: Shard, key: Key, generation: UInt64) {
-        let handlers = shard.state.withLock { state -> [@Sendable (WorkUpdate) -> Void] in
-            state.entry(key, generation: generation)?.machine.waiters.compactMap { $0.waiter.updates } ?? []
-        }
-        for handler in handlers { handler(update) }
-    }
-
-    private func priority(shard: Shard, key: Key, generation: UInt64) -> ImageRequest.Priority? {
-        shard.state.withLock { state in state.entry(key, generation: generation)?.machine.priority }
     }
 }
