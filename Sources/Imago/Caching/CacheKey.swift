@@ -51,7 +51,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible, Expressible
     /// contains the separator or the escape byte, which are then escaped so that no original key
     /// can spell out a processed one.
     static func original(_ text: String) -> CacheKey {
-        guard text.utf8.contains(where: { $0 == separator || $0 == escape }) else { return CacheKey(text) }
+        // Over the string's own bytes where it has them (a native string always does): a loop the
+        // compiler unrolls, where the view's generic iteration took a call per byte.
+        let needsEscaping =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 == separator || $0 == escape } }
+            ?? text.utf8.contains { $0 == separator || $0 == escape }
+        guard needsEscaping else { return CacheKey(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 4)
         for byte in text.utf8 {
