@@ -31,9 +31,10 @@ public final class ResumableDataStore: Sendable {
     }
 
     private let cache: MemoryCache<Key, ResumableData>
-    /// False only while nothing has been kept since the store was made or emptied: then a lookup,
+    /// False while nothing has been kept since the store was made or emptied: then a lookup,
     /// which every download makes, needs neither the key nor the cache's lock. Set after a value
-    /// is stored and cleared before the cache is emptied, so it is never false while one is held.
+    /// is stored and cleared before the cache is emptied: once ``store(_:for:)`` has returned, a
+    /// lookup sees what it kept (unless the store is emptied or evicts it).
     private let mayHold = Atomic<Bool>(false)
 
     /// A store of at most `countLimit` partial downloads and `costLimit` bytes. Defaults: 32

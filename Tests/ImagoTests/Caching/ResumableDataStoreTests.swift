@@ -55,5 +55,28 @@ import Testing
         store.store(Self.partial(10), for: Self.key(1))
         store.removeAll()
         #expect(store.count == 0 && store.totalBytes == 0)
+        #expect(store.take(Self.key(1)) == nil)
+        // Emptied, it keeps again.
+        store.store(Self.partial(20), for: Self.key(2))
+        #expect(store.take(Self.key(2)) == Self.partial(20))
+    }
+
+    /// Every download asks the store; while nothing was ever kept (or since it was emptied) the
+    /// question costs neither the key, whose URL is written out, nor the cache's lock.
+    @Test func anEmptyStoreAnswersWithoutMakingTheKey() {
+        let store = ResumableDataStore()
+        var keysMade = 0
+        func key() -> ResumableDataStore.Key {
+            keysMade += 1
+            return Self.key(1)
+        }
+        #expect(store.take(key()) == nil)
+        #expect(keysMade == 0)
+        store.store(Self.partial(10), for: Self.key(1))
+        #expect(store.take(key()) == Self.partial(10))
+        #expect(keysMade == 1)
+        store.removeAll()
+        #expect(store.take(key()) == nil)
+        #expect(keysMade == 1)
     }
 }
