@@ -126,8 +126,11 @@ enum HTTPHeaderParser {
     /// (IMF-fixdate, RFC 850, asctime), or `nil`.
     static func httpDate(_ value: some StringProtocol) -> Date? {
         let text = String(value.trimmingCharacters(in: .whitespaces))
-        // Real dates are about 30 characters; refuse to hand long junk to the formatter.
-        guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        // Real dates are about 30 characters of visible ASCII and spaces; refuse anything else
+        // before the formatter sees it. Long junk is slow to try, and Foundation's formatter on
+        // Linux traps on some text outside ASCII ("Incorrect range", found by the http-headers
+        // fuzz harness: Fuzz/http-headers/crashes/retry-after-date-outside-ascii).
+        guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         return dateLock.withLock {
             for formatter in dateFormatters {
                 if let date = formatter.date(from: text), date.timeIntervalSince1970.isFinite { return date }
