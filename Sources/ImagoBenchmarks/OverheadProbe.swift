@@ -90,10 +90,12 @@ enum OverheadProbe {
         }
         for way in chosen {
             let sorted = samples[way, default: []].sorted()
-            var line = "\(way.rawValue): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs of CPU per request (whole process, \(passes) passes)"
+            let median = String(format: "%.1f", sorted[sorted.count / 2])
+            var line = "\(way.rawValue): median \(median) µs of CPU per request (whole process, \(passes) passes)"
             if let first = chosen.first, way != first {
                 let differences = zip(samples[way, default: []], samples[first, default: []]).map { $0 - $1 }.sorted()
-                line += String(format: "; %+.1f µs against \(first.rawValue) (median of the passes' differences)", differences[differences.count / 2])
+                let difference = String(format: "%+.1f", differences[differences.count / 2])
+                line += "; \(difference) µs against \(first.rawValue) (median of the passes' differences)"
             }
             print(line)
         }
@@ -135,7 +137,9 @@ enum OverheadProbe {
             func cancel() {}
         }
 
-        func startDownload(for request: DataRequest, observer: DownloadObserver) async throws(ImagePipeline.Error) -> any StartedDownload {
+        func startDownload(
+            for request: DataRequest, observer: DownloadObserver
+        ) async throws(ImagePipeline.Error) -> any StartedDownload {
             Download()
         }
 
@@ -148,7 +152,8 @@ enum OverheadProbe {
 
     /// Answers every request with the same 50 KB at once, without suspending.
     private struct MemoryLoader: DataLoading {
-        static let response = DataResponse(data: Data(repeating: 0xA5, count: 50 * 1024), statusCode: 200, headers: ["content-type": "image/jpeg"])
+        static let response = DataResponse(
+            data: Data(repeating: 0xA5, count: 50 * 1024), statusCode: 200, headers: ["content-type": "image/jpeg"])
 
         func loadData(
             for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
