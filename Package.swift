@@ -146,7 +146,7 @@ let package = Package(
         // `imago-test-server`: the loopback TestServer with sample images, for examples (README, Examples/).
         .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
         // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
-        .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago"], swiftSettings: strict),
+        .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago", "ImagoTestSupport"], swiftSettings: strict),
         // libjpeg-turbo, libpng, libwebp, libheif, libavif and Little CMS shims for the Linux codecs and
         // colour management (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev, libheif-dev,
         // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.

@@ -1,6 +1,6 @@
 // `imago-cache-stress`: a process that hammers one DiskCache directory until it is killed, for the
 // crash-safety tests (Tests/ImagoTests/CrashSafety). Every key has one payload, derived from the key
-// alone (`StressPayload`), so any read, in this process or in the one that reopens the cache after
+// alone (`StressPayload`, ImagoTestSupport), so any read, in this process or in the one that reopens the cache after
 // a SIGKILL, can be checked byte for byte.
 //
 //     imago-cache-stress DIRECTORY SEED [KEYS [PAUSE]]
@@ -10,9 +10,10 @@
 //
 // Prints "ready" once the cache is open, then stores, reads, removes and sweeps at random (seeded)
 // forever. A read that returns bytes other than the key's payload prints the key to standard error
-// and exits with status 3. Depends on Imago only.
+// and exits with status 3. Depends on Imago and ImagoTestSupport (the payloads).
 import Foundation
 import Imago
+import ImagoTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -52,7 +53,7 @@ do {
 }
 FileHandle.standardOutput.write(Data("ready\n".utf8))
 
-var random = StressPayload.Generator(seed: seed)
+var random = SplitMix(seed: seed)
 while true {
     let index = Int(random.next() % UInt64(keyCount))
     let key = StressPayload.key(index)

@@ -11,10 +11,10 @@ import Testing
 /// picks the 1x candidate of `srcset` whatever `--force-device-scale-factor` says, so the 2x
 /// candidates are checked by fetching them.
 @Suite(.serialized) struct BrowserTests {
-    @Test(.enabled(if: ExternalTools.runsChromium))
+    @Test(.enabled(if: ExternalPrograms.runsChromium))
     func demoPageLoadsEveryImage() async throws {
         let scale = 1
-        let chromium = try #require(ExternalTools.chromium, "install Debian's chromium")
+        let chromium = try #require(ExternalPrograms.chromium, "install Debian's chromium")
         let origin = try await TestServer.start()
         var items: [DemoPage.Item] = []
         for index in 0..<8 {
@@ -37,7 +37,7 @@ import Testing
         let server = try await RunningServer.start(configuration, page: page)
         defer { Task { try? await server.stop(); try? await origin.shutdown() } }
 
-        let output = ExternalTools.outputDirectory
+        let output = ExternalPrograms.outputDirectory
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let screenshot = output.appendingPathComponent("serve-demo-\(scale)x.png")
         try? FileManager.default.removeItem(at: screenshot)

@@ -8,13 +8,7 @@ import Testing
 /// honoured beside it; nothing else on loopback is fetched.
 @Suite struct DemoServeTests {
     @Test func theDemoFetchesFromItsOwnOriginOnly() async throws {
-        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-demo-serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let serve = try await FleetTests.ServeProcess.start(
-            executable, in: folder, arguments: ["--demo", "--allow-unsigned", "--allow-host", "other.test"])
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
+        try await withServeProcess(arguments: ["--demo", "--allow-unsigned", "--allow-host", "other.test"]) { serve, client in
             let get: (String) async throws -> (status: Int, body: String) = { path in
                 let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(path)"), timeout: .seconds(60))
                 let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
@@ -39,13 +33,7 @@ import Testing
             // Any other host is.
             let unnamed = try await get("/insecure/w:20/plain/http%3A%2F%2Felsewhere.test%2Fa.jpg")
             #expect(unnamed.status == 403 && unnamed.body.contains("allow-list"), "\(unnamed.body)")
-        } catch {
-            try? await client.shutdown()
-            await serve.stop()
-            throw error
         }
-        try await client.shutdown()
-        await serve.stop()
     }
 }
 #endif

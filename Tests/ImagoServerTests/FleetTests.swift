@@ -3,9 +3,6 @@ import AsyncHTTPClient
 import Foundation
 import Imago
 import ImagoTestSupport
-import NIOCore
-import NIOPosix
-import Synchronization
 import Testing
 
 @testable import ImagoServer
@@ -24,9 +21,9 @@ import Darwin
     static let sources = 30
     static let variantsPerSource = 10
 
-    @Test(.enabled(if: ExternalTools.runsNginx))
+    @Test(.enabled(if: ExternalPrograms.runsNginx))
     func fleetBehindNginx() async throws {
-        let nginx = try #require(ExternalTools.nginx, "install Debian's nginx")
+        let nginx = try #require(ExternalPrograms.nginx, "install Debian's nginx")
         let origin = try await TestServer.start()
         for index in 0..<Self.sources {
             origin.set("/s\(index).jpg", data: try Fixtures.jpeg(width: 320, height: 240, seed: index), contentType: "image/jpeg")
@@ -40,7 +37,7 @@ import Darwin
         for index in 0..<3 {
             instances.append(try await ServeProcess.start(executable, in: root.appendingPathComponent("instance\(index)")))
         }
-        let port = try await Self.freePort()
+        let port = try ExternalPrograms.freePort()
         let configuration = try Self.configuration(
             listen: port, upstreams: instances.map(\.port), root: root)
         let configurationFile = root.appendingPathComponent("nginx.conf")
@@ -145,104 +142,6 @@ import Darwin
             }
         }
         return lines.joined(separator: "\n").replacingOccurrences(of: "worker_processes auto;", with: "worker_processes 1;")
-    }
-
-    /// One `imago serve` process on a port of its choosing, with its own disk cache; what it prints
-    /// goes to files in its folder.
-    final class ServeProcess: Sendable {
-        let process: Process
-        let port: Int
-        private let killed = Mutex(false)
-
-        private init(process: Process, port: Int) {
-            self.process = process
-            self.port = port
-        }
-
-        /// Starts `imago serve --port 0` with `arguments` (default: unsigned, private networks
-        /// allowed, as the fleet's loopback origin needs) and a cache folder of its own.
-        static func start(
-            _ executable: URL, in folder: URL, arguments: [String] = ["--allow-unsigned", "--allow-private-networks"]
-        ) async throws -> ServeProcess {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let output = folder.appendingPathComponent("stdout.txt")
-            let errors = folder.appendingPathComponent("stderr.txt")
-            for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-            let process = Process()
-            // At the lowest priority (`nice` execs it, so the pid is imago's): three servers
-            // resizing at full speed must not starve the loopback tests running beside this one.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = [
-                "-n", "19", executable.path, "serve", "--port", "0",
-                "--cache-directory", folder.appendingPathComponent("cache").path,
-            ] + arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = try FileHandle(forWritingTo: errors)
-            try process.run()
-            // It prints "listening on http://127.0.0.1:PORT/" once it accepts connections.
-            var port: Int?
-            let started = await eventually(within: .seconds(60)) {
-                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                guard let range = text.range(of: "listening on http://127.0.0.1:") else { return !process.isRunning }
-                port = Int(text[range.upperBound...].prefix { $0.isNumber })
-                return true
-            }
-            guard started, process.isRunning, let port else {
-                process.terminate()
-                let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                throw ServeProcessError(message: "imago serve did not start: \(log)")
-            }
-            return ServeProcess(process: process, port: port)
-        }
-
-        var wasKilled: Bool { killed.withLock { $0 } }
-
-        /// Sends `signal` if the process still runs, without waiting.
-        func send(_ signal: Int32) {
-            guard process.isRunning else { return }
-            #if canImport(Glibc)
-            _ = Glibc.kill(process.processIdentifier, signal)
-            #else
-            _ = Darwin.kill(process.processIdentifier, signal)
-            #endif
-        }
-
-        /// Ends the process at once (`SIGKILL`): no drain, no goodbye to its connections. Waits for
-        /// its exit by polling, never with `waitUntilExit()`, which would hold one of the
-        /// cooperative pool's two threads while other suites need it.
-        func kill() async {
-            guard process.isRunning else { return }
-            killed.withLock { $0 = true }
-            send(SIGKILL)
-            _ = await eventually(within: .seconds(60)) { !self.process.isRunning }
-        }
-
-        /// Whether the process has ended by `signal`.
-        func exitedBySignal(_ signal: Int32) -> Bool {
-            !process.isRunning && process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
-        }
-
-        /// Stops the process the polite way (`SIGTERM`, which drains), waiting by polling as
-        /// ``kill()`` does; `SIGKILL` if it has not ended within a minute.
-        func stop() async {
-            send(SIGTERM)
-            if await !eventually(within: .seconds(60), { !self.process.isRunning }) { send(SIGKILL) }
-        }
-    }
-
-    struct ServeProcessError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
-
-    /// A port that was free a moment ago.
-    static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
     }
 }
 #endif

@@ -245,7 +245,7 @@ import Testing
         /// reader's queue grows until the connection says it is full): the memory check above
         /// fails, so it does measure the bound. Left out of the sanitizer stages (it checks the
         /// check, not the server, and costs them 10 s each); the paced test runs there.
-        @Test(.disabled(if: ExternalTools.sanitized, "checks the memory check; the sanitizer stages run the paced test"))
+        @Test(.disabled(if: ExternalPrograms.sanitized, "checks the memory check; the sanitizer stages run the paced test"))
         func withoutPacingTheSlowReadersExceedTheMemoryBound() async throws {
             let growth = try await fortySlowReaders(environment: ["IMAGO_SERVE_UNPACED_BODIES": "1"])
             #expect(growth >= Self.slowReadersMemoryBound, "without pacing the server grew by only \(growth / Self.mebibyte) MiB")

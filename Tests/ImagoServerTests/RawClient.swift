@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import ImagoTestSupport
 import Synchronization
 
 /// A client on a bare loopback TCP socket, for clients that misbehave on purpose: half-sent
@@ -49,22 +50,10 @@ final class RawClient: Sendable {
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first
     /// (so a client that stops reading stops the server's writes sooner).
     static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> RawClient {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure.call("socket", errno) }
-        if var size = receiveBuffer {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw Failure.call("connect", code)
+        let descriptor = try LoopbackSocket.connect(port: port) { socket in
+            if var size = receiveBuffer {
+                setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
         }
         return RawClient(descriptor: descriptor)
     }

@@ -7,14 +7,8 @@ import Testing
 /// `imago serve` as operators start it: `/metrics` on its own port, the open-files limit raised.
 @Suite struct ServeCommandTests {
     @Test func metricsMoveToTheirOwnPortAndTheFileLimitIsRaised() async throws {
-        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-serve-command-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let serve = try await FleetTests.ServeProcess.start(
-            executable, in: folder, arguments: ["--allow-unsigned", "--metrics-port", "0"])
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            let output = folder.appendingPathComponent("stdout.txt")
+        try await withServeProcess(arguments: ["--allow-unsigned", "--metrics-port", "0"]) { serve, client in
+            let output = serve.folder.appendingPathComponent("stdout.txt")
             var metricsPort: Int?
             _ = await eventually(within: .seconds(30)) {
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
@@ -43,13 +37,7 @@ import Testing
             let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
             let numbers = line.split(separator: " ").compactMap { Int($0) }
             #expect(numbers.count == 2 && numbers[0] == numbers[1], "\(line)")
-        } catch {
-            try? await client.shutdown()
-            await serve.stop()
-            throw error
         }
-        try await client.shutdown()
-        await serve.stop()
     }
 }
 #endif

@@ -157,19 +157,10 @@ private final class RawClient: Sendable {
     private let socket: Int32
 
     init(port: Int, path: String) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)  // generous: the suite shares 2 cores with codec tests
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        socket = try LoopbackSocket.connect(port: port) { socket in
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)  // generous: the suite shares 2 cores with codec tests
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard send(socket, request, request.count, 0) == request.count else { throw POSIXError(.EIO) }
     }

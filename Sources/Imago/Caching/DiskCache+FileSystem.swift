@@ -56,34 +56,10 @@ extension DiskCache {
 
             /// The real calls.
             static let system = Calls(
-                open: { path, flags, mode in
-                    #if canImport(Glibc)
-                        Glibc.open(path, flags, mode)
-                    #elseif canImport(Musl)
-                        Musl.open(path, flags, mode)
-                    #else
-                        Darwin.open(path, flags, mode)
-                    #endif
-                },
-                write: { fd, bytes, count in
-                    #if canImport(Glibc)
-                        Glibc.write(fd, bytes, count)
-                    #elseif canImport(Musl)
-                        Musl.write(fd, bytes, count)
-                    #else
-                        Darwin.write(fd, bytes, count)
-                    #endif
-                },
+                open: { path, flags, mode in systemOpen(path, flags, mode) },
+                write: { fd, bytes, count in systemWrite(fd, bytes, count) },
                 read: { fd, buffer, count, offset in pread(fd, buffer, count, offset) },
-                rename: { source, destination in
-                    #if canImport(Glibc)
-                        Glibc.rename(source, destination)
-                    #elseif canImport(Musl)
-                        Musl.rename(source, destination)
-                    #else
-                        Darwin.rename(source, destination)
-                    #endif
-                },
+                rename: { source, destination in systemRename(source, destination) },
                 makeDirectory: { path, mode in mkdir(path, mode) })
         }
 
@@ -232,3 +208,9 @@ extension DiskCache {
         }
     }
 }
+
+// `open`, `write` and `rename` of the C library, at file scope, where the members of the same names
+// of `FileSystem.Calls` and `FileSystem` do not hide them.
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

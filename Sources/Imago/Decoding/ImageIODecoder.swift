@@ -52,15 +52,8 @@ struct ImageIODecoder: ImageDecoding {
             guard CGImageSourceGetStatusAtIndex(source, index) == .statusComplete else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO reports frame \(index + 1) incomplete")
             }
-            // Never larger than the image: the thumbnail is the decoded image, at most the target.
-            let longerSide = max(width, height)
-            let options: [CFString: Any] = [
-                kCGImageSourceCreateThumbnailFromImageAlways: true,
-                kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: max(min(context.maximumPixelSize ?? longerSide, longerSide), 1),
-            ]
-            guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
+            let options = Self.decodeOptions(width: width, height: height, context: context)
+            guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, index, options) else {
                 throw .decodingFailed(context.url, context.format, reason: "ImageIO could not decode frame \(index + 1)")
             }
             if index == 0 { profile = Self.profile(of: decoded) }
@@ -85,14 +78,8 @@ struct ImageIODecoder: ImageDecoding {
         else { throw .decodingFailed(context.url, .jpeg, reason: "ImageIO reports no pixel size for the preview") }
         try context.limits.check(width: width, height: height, url: context.url)
         try context.checkCancellation()
-        let longerSide = max(width, height)
-        let options: [CFString: Any] = [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
-            kCGImageSourceCreateThumbnailWithTransform: true,
-            kCGImageSourceShouldCacheImmediately: true,
-            kCGImageSourceThumbnailMaxPixelSize: max(min(context.maximumPixelSize ?? longerSide, longerSide), 1),
-        ]
-        guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+        let options = Self.decodeOptions(width: width, height: height, context: context)
+        guard let decoded = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
             throw .decodingFailed(context.url, .jpeg, reason: "ImageIO could not decode a preview")
         }
         let profile = Self.profile(of: decoded)
@@ -101,6 +88,20 @@ struct ImageIODecoder: ImageDecoding {
         container.colorProfile = profile
         container.colorProfileHandling = profile != nil ? context.colorProfileHandling : .convertToSRGB
         return container
+    }
+
+    /// ImageIO's options for decoding an image of `width` x `height` (oriented, decoded at once) at
+    /// most `context.maximumPixelSize` on its longer side and never larger than the image: the
+    /// thumbnail is the decoded image.
+    private static func decodeOptions(width: Int, height: Int, context: DecodingContext) -> CFDictionary {
+        let longerSide = max(width, height)
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: max(min(context.maximumPixelSize ?? longerSide, longerSide), 1),
+        ]
+        return options as CFDictionary
     }
 
     /// The image's colour profile, unless it is sRGB (or has none).

@@ -11,15 +11,8 @@
 /// transparent pixels' colours do not bleed; the result keeps the source's alpha mode and is
 /// always RGBA8.
 final class BoxReducer {
-    let sourceWidth: Int
-    let sourceHeight: Int
-    let factor: Int
-    let alphaMode: Bitmap.AlphaMode
-    /// Bytes per source pixel: 3 (RGB, opaque) or 4 (RGBA).
-    let channels: Int
-    /// The reduced size: `ceil(source / factor)` on each axis.
-    let width: Int
-    let height: Int
+    /// The source, the factor and the reduced size.
+    let shape: BoxReduction
 
     /// Straight alpha: per source column, the band's sums of R·A, G·A, B·A and A.
     private let weightedSums: UnsafeMutablePointer<UInt32>?
@@ -48,22 +41,14 @@ final class BoxReducer {
 
     /// The bytes this reducer allocates: one row of sums and the reduced image.
     var allocatedBytes: Int {
-        let sums = weightedSums != nil ? sourceWidth * 4 * 4 : plainSums != nil ? sourceWidth * channels * 2 : 0
-        return sums + width * height * Bitmap.bytesPerPixel
+        let sums = weightedSums != nil ? shape.sourceWidth * 4 * 4 : plainSums != nil ? shape.sourceWidth * shape.channels * 2 : 0
+        return sums + shape.width * shape.height * Bitmap.bytesPerPixel
     }
 
-    /// - Precondition: sizes are positive, `factor` in 1...``maximumFactor``, `channels` 3 (only
-    ///   for opaque rows) or 4, and the reduced image was checked against the limits.
+    /// - Precondition: as ``BoxReduction/init(sourceWidth:sourceHeight:factor:alphaMode:channels:)``.
     init(sourceWidth: Int, sourceHeight: Int, factor: Int, alphaMode: Bitmap.AlphaMode, channels: Int = 4) {
-        precondition(sourceWidth > 0 && sourceHeight > 0 && (1...Self.maximumFactor).contains(factor))
-        precondition(channels == 4 || (channels == 3 && alphaMode == .opaque))
-        self.sourceWidth = sourceWidth
-        self.sourceHeight = sourceHeight
-        self.factor = factor
-        self.alphaMode = alphaMode
-        self.channels = channels
-        width = (sourceWidth + factor - 1) / factor
-        height = (sourceHeight + factor - 1) / factor
+        shape = BoxReduction(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, factor: factor, alphaMode: alphaMode, channels: channels)
         if factor == 1 {
             weightedSums = nil
             plainSums = nil
@@ -78,7 +63,7 @@ final class BoxReducer {
             plainSums = sums
             weightedSums = nil
         }
-        output = .allocate(capacity: width * height * Bitmap.bytesPerPixel)
+        output = .allocate(capacity: shape.width * shape.height * Bitmap.bytesPerPixel)
     }
 
     deinit {
@@ -89,19 +74,19 @@ final class BoxReducer {
 
     /// Adds the next source row (`sourceWidth` pixels of `channels` bytes).
     func add(row: UnsafePointer<UInt8>) {
-        guard outputRow < height else { return }
-        if factor == 1 {
-            let destination = output + outputRow * width * 4
-            if channels == 4 {
-                destination.update(from: row, count: width * 4)
+        guard outputRow < shape.height else { return }
+        if shape.factor == 1 {
+            let destination = output + outputRow * shape.width * 4
+            if shape.channels == 4 {
+                destination.update(from: row, count: shape.width * 4)
             } else {
-                Self.expand(rgb: row, to: destination, count: width)
+                Self.expand(rgb: row, to: destination, count: shape.width)
             }
             outputRow += 1
             return
         }
         if let sums = weightedSums {
-            for x in 0..<sourceWidth {
+            for x in 0..<shape.sourceWidth {
                 let pixel = row + x &* 4
                 let cell = sums + x &* 4
                 let a = UInt32(pixel[3])
@@ -111,38 +96,38 @@ final class BoxReducer {
                 cell[3] &+= a
             }
         } else if let sums = plainSums {
-            Self.accumulate(row, into: sums, count: sourceWidth * channels)
+            Self.accumulate(row, into: sums, count: shape.sourceWidth * shape.channels)
         }
         rowsInBand += 1
         rowsAdded += 1
-        if rowsInBand == factor || rowsAdded == sourceHeight { emitBand() }
+        if rowsInBand == shape.factor || rowsAdded == shape.sourceHeight { emitBand() }
     }
 
     /// The reduced bitmap. Rows never added (a source cut short) are transparent black.
     func finish() -> Bitmap {
         if rowsInBand > 0 { emitBand() }
         if !finished {
-            let filled = outputRow * width * 4
-            (output + filled).initialize(repeating: 0, count: width * height * 4 - filled)
+            let filled = outputRow * shape.width * 4
+            (output + filled).initialize(repeating: 0, count: shape.width * shape.height * 4 - filled)
             finished = true
         }
-        let pixels = [UInt8](UnsafeBufferPointer(start: output, count: width * height * 4))
+        let pixels = [UInt8](UnsafeBufferPointer(start: output, count: shape.width * shape.height * 4))
         // A source cut short has transparent rows, whatever its header said.
-        let mode: Bitmap.AlphaMode = !isComplete && alphaMode == .opaque ? .straight : alphaMode
-        return Bitmap(width: width, height: height, alphaMode: mode, pixels: pixels)
+        let mode: Bitmap.AlphaMode = !isComplete && shape.alphaMode == .opaque ? .straight : shape.alphaMode
+        return Bitmap(width: shape.width, height: shape.height, alphaMode: mode, pixels: pixels)
     }
 
     /// Whether every source row was added.
-    var isComplete: Bool { factor == 1 ? outputRow == height : rowsAdded == sourceHeight }
+    var isComplete: Bool { shape.factor == 1 ? outputRow == shape.height : rowsAdded == shape.sourceHeight }
 
     /// Writes the averages of the current band as one output row and clears the sums.
     private func emitBand() {
-        guard outputRow < height, rowsInBand > 0 else { return }
-        let destination = output + outputRow * width * 4
+        guard outputRow < shape.height, rowsInBand > 0 else { return }
+        let destination = output + outputRow * shape.width * 4
         if let sums = weightedSums {
-            for x in 0..<width {
-                let first = x * factor
-                let columns = min(factor, sourceWidth - first)
+            for x in 0..<shape.width {
+                let first = x * shape.factor
+                let columns = min(shape.factor, shape.sourceWidth - first)
                 var red: UInt32 = 0, green: UInt32 = 0, blue: UInt32 = 0, alpha: UInt32 = 0
                 var cell = sums + first * 4
                 for _ in 0..<columns {
@@ -164,12 +149,12 @@ final class BoxReducer {
                     pixel[3] = UInt8(truncatingIfNeeded: (alpha + count / 2) / count)
                 }
             }
-            sums.update(repeating: 0, count: sourceWidth * 4)
+            sums.update(repeating: 0, count: shape.sourceWidth * 4)
         } else if let sums = plainSums {
-            let channels = channels
-            for x in 0..<width {
-                let first = x * factor
-                let columns = min(factor, sourceWidth - first)
+            let channels = shape.channels
+            for x in 0..<shape.width {
+                let first = x * shape.factor
+                let columns = min(shape.factor, shape.sourceWidth - first)
                 var total: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
                 var cell = sums + first * channels
                 for _ in 0..<columns {
@@ -187,7 +172,7 @@ final class BoxReducer {
                 pixel[2] = UInt8(truncatingIfNeeded: (total.2 + half) / count)
                 pixel[3] = channels == 4 ? UInt8(truncatingIfNeeded: (total.3 + half) / count) : 255
             }
-            sums.update(repeating: 0, count: sourceWidth * channels)
+            sums.update(repeating: 0, count: shape.sourceWidth * channels)
         }
         outputRow += 1
         rowsInBand = 0

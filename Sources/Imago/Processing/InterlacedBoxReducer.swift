@@ -9,13 +9,8 @@
 /// decode cut short (lenient) averages the pixels that arrived and leaves blocks that got none
 /// transparent.
 final class InterlacedBoxReducer {
-    let sourceWidth: Int
-    let sourceHeight: Int
-    let factor: Int
-    let alphaMode: Bitmap.AlphaMode
-    let channels: Int
-    let width: Int
-    let height: Int
+    /// The source, the factor and the reduced size.
+    let shape: BoxReduction
 
     /// Adam7: first column, column step, first row, row step of each pass.
     static let passes: [(column: Int, columnStep: Int, row: Int, rowStep: Int)] = [
@@ -30,26 +25,20 @@ final class InterlacedBoxReducer {
     private var pixelsAdded = 0
 
     /// The bytes this reducer allocates.
-    var allocatedBytes: Int { width * height * (Bitmap.bytesPerPixel + (sums == nil ? 0 : 16)) }
+    var allocatedBytes: Int { shape.width * shape.height * (Bitmap.bytesPerPixel + (sums == nil ? 0 : 16)) }
 
-    /// - Precondition: as ``BoxReducer/init(sourceWidth:sourceHeight:factor:alphaMode:channels:)``.
+    /// - Precondition: as ``BoxReduction/init(sourceWidth:sourceHeight:factor:alphaMode:channels:)``.
     init(sourceWidth: Int, sourceHeight: Int, factor: Int, alphaMode: Bitmap.AlphaMode, channels: Int = 4) {
-        precondition(sourceWidth > 0 && sourceHeight > 0 && (1...BoxReducer.maximumFactor).contains(factor))
-        precondition(channels == 4 || (channels == 3 && alphaMode == .opaque))
-        self.sourceWidth = sourceWidth
-        self.sourceHeight = sourceHeight
-        self.factor = factor
-        self.alphaMode = alphaMode
-        self.channels = channels
-        width = (sourceWidth + factor - 1) / factor
-        height = (sourceHeight + factor - 1) / factor
-        output = .allocate(capacity: width * height * 4)
-        output.initialize(repeating: 0, count: width * height * 4)
+        shape = BoxReduction(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, factor: factor, alphaMode: alphaMode, channels: channels)
+        let count = shape.width * shape.height * 4
+        output = .allocate(capacity: count)
+        output.initialize(repeating: 0, count: count)
         if factor == 1 {
             sums = nil
         } else {
-            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height * 4)
-            sums.initialize(repeating: 0, count: width * height * 4)
+            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+            sums.initialize(repeating: 0, count: count)
             self.sums = sums
         }
     }
@@ -65,14 +54,14 @@ final class InterlacedBoxReducer {
         guard (0..<7).contains(pass) else { return }
         let layout = Self.passes[pass]
         let y = layout.row + passRow * layout.rowStep
-        guard y < sourceHeight, passRow == passRowsAdded[pass] else { return }
-        let count = min(columns, (sourceWidth - layout.column + layout.columnStep - 1) / layout.columnStep)
+        guard y < shape.sourceHeight, passRow == passRowsAdded[pass] else { return }
+        let count = min(columns, (shape.sourceWidth - layout.column + layout.columnStep - 1) / layout.columnStep)
         passRowsAdded[pass] = passRow + 1
         pixelsAdded += count
-        let channels = channels
-        let weighted = alphaMode == .straight
+        let channels = shape.channels
+        let weighted = shape.alphaMode == .straight
         guard let sums else {
-            let line = output + y * width * 4
+            let line = output + y * shape.width * 4
             for index in 0..<count {
                 let source = row + index &* channels
                 let pixel = line + (layout.column + index * layout.columnStep) &* 4
@@ -83,10 +72,10 @@ final class InterlacedBoxReducer {
             }
             return
         }
-        let line = sums + (y / factor) * width * 4
+        let line = sums + (y / shape.factor) * shape.width * 4
         for index in 0..<count {
             let source = row + index &* channels
-            let cell = line + ((layout.column + index * layout.columnStep) / factor) &* 4
+            let cell = line + ((layout.column + index * layout.columnStep) / shape.factor) &* 4
             let a: UInt32 = channels == 4 ? UInt32(source[3]) : 255
             if weighted {
                 cell[0] &+= UInt32(source[0]) &* a
@@ -102,33 +91,33 @@ final class InterlacedBoxReducer {
     }
 
     /// Whether every pixel of the source was added.
-    var isComplete: Bool { pixelsAdded == sourceWidth * sourceHeight }
+    var isComplete: Bool { pixelsAdded == shape.sourceWidth * shape.sourceHeight }
 
     /// The reduced bitmap; pixels or blocks that got no source pixel are transparent black.
     func finish() -> Bitmap {
-        let mode: Bitmap.AlphaMode = !isComplete && alphaMode == .opaque ? .straight : alphaMode
+        let mode: Bitmap.AlphaMode = !isComplete && shape.alphaMode == .opaque ? .straight : shape.alphaMode
         if let sums {
             // Per pass: how many of its columns fall in each output column, how many of its rows
             // (those added) in each output row.
-            var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: width), count: 7)
-            var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: height), count: 7)
+            var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.width), count: 7)
+            var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.height), count: 7)
             for (pass, layout) in Self.passes.enumerated() {
                 var x = layout.column
-                while x < sourceWidth {
-                    columnCounts[pass][x / factor] += 1
+                while x < shape.sourceWidth {
+                    columnCounts[pass][x / shape.factor] += 1
                     x += layout.columnStep
                 }
                 for passRow in 0..<passRowsAdded[pass] {
-                    rowCounts[pass][(layout.row + passRow * layout.rowStep) / factor] += 1
+                    rowCounts[pass][(layout.row + passRow * layout.rowStep) / shape.factor] += 1
                 }
             }
-            let weighted = alphaMode == .straight
-            for y in 0..<height {
-                for x in 0..<width {
+            let weighted = shape.alphaMode == .straight
+            for y in 0..<shape.height {
+                for x in 0..<shape.width {
                     var count: UInt32 = 0
                     for pass in 0..<7 { count &+= columnCounts[pass][x] &* rowCounts[pass][y] }
-                    let cell = sums + (y * width + x) * 4
-                    let pixel = output + (y * width + x) * 4
+                    let cell = sums + (y * shape.width + x) * 4
+                    let pixel = output + (y * shape.width + x) * 4
                     guard count > 0 else { continue }  // stays transparent
                     let half = count / 2
                     if weighted {
@@ -147,7 +136,7 @@ final class InterlacedBoxReducer {
                 }
             }
         }
-        let pixels = [UInt8](UnsafeBufferPointer(start: output, count: width * height * 4))
-        return Bitmap(width: width, height: height, alphaMode: mode, pixels: pixels)
+        let pixels = [UInt8](UnsafeBufferPointer(start: output, count: shape.width * shape.height * 4))
+        return Bitmap(width: shape.width, height: shape.height, alphaMode: mode, pixels: pixels)
     }
 }

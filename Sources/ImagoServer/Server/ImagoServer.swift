@@ -125,17 +125,11 @@ public enum ImagoServer {
     /// backs off from accepting for a while, and new clients wait in the listen backlog although
     /// the connection cap is not reached.
     private static func warnIfFileDescriptorsAreShort(for configuration: Configuration, logger: Logger) {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return }
+        guard let files = FileDescriptorLimit.current else { return }
         let needed = UInt64(max(0, configuration.maximumConnections)) + UInt64(reservedFileDescriptors)
-        guard UInt64(limit.rlim_cur) < needed else { return }
+        guard files < needed else { return }
         logger.warning(
-            "the process may open \(limit.rlim_cur) files, fewer than the \(configuration.maximumConnections) connections allowed plus \(reservedFileDescriptors) for sources and caches; raise it (ulimit -n \(needed)) or allow fewer connections")
+            "the process may open \(files) files, fewer than the \(configuration.maximumConnections) connections allowed plus \(reservedFileDescriptors) for sources and caches; raise it (ulimit -n \(needed)) or allow fewer connections")
     }
 }
 #endif

@@ -12,7 +12,7 @@ import Testing
 @Suite struct CountsCheckTests {
     static let strace = ExternalPrograms.find("strace")
     /// Sanitizer builds count nothing (their runtimes own malloc): the plain test stage runs this.
-    static var runs: Bool { !ExternalPrograms.sanitized && (strace != nil || ExternalPrograms.required) }
+    static var runs: Bool { ExternalPrograms.runs(strace) }
 
     @Test(.enabled(if: runs)) func theCheckFailsWhenAMemoryHitAllocatesMore() async throws {
         try #require(Self.strace != nil, "install Debian's strace (the system-call counts)")

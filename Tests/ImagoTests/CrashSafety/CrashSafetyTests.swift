@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import Imago
@@ -36,7 +37,7 @@ struct CrashSafetyTests {
     @Test("SIGKILL at random moments, two writers at once: every read after reopening is exact")
     func killedWriters() async throws {
         let executable = try #require(
-            StressExecutable.url, "imago-cache-stress was not found beside the test bundle: run `swift build` first")
+            BuiltExecutable.url(named: "imago-cache-stress"), "imago-cache-stress was not found beside the test bundle: run `swift build` first")
         let rounds = Int(ProcessInfo.processInfo.environment["IMAGO_CRASH_ROUNDS"] ?? "") ?? 200
         let figures = await withCheckedContinuation { (continuation: CheckedContinuation<Figures, Never>) in
             // Blocking waits and sleeps: on a thread of their own, not the test's executor.
@@ -54,7 +55,7 @@ struct CrashSafetyTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var figures = Figures()
-        var random = StressPayload.Generator(seed: 20_261_123)
+        var random = SplitMix(seed: 20_261_123)
         let start = Date()
         for round in 0..<rounds {
             var writers: [Process] = []
@@ -123,66 +124,5 @@ struct CrashSafetyTests {
                 figures.failures.append("round \(round): key \(index) read \(data.count) wrong bytes")
             }
         }
-    }
-}
-
-/// The built `imago-cache-stress`, found beside the test bundle as the CLI tests find `imago`;
-/// `IMAGO_CACHE_STRESS_EXECUTABLE` overrides the search.
-enum StressExecutable {
-    static let url: URL? = locate()
-
-    private static func locate() -> URL? {
-        if let path = ProcessInfo.processInfo.environment["IMAGO_CACHE_STRESS_EXECUTABLE"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        let starts = [
-            Bundle.module.bundleURL, Bundle.main.bundleURL,
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath(), Bundle.main.executableURL,
-        ].compactMap { $0?.standardizedFileURL }
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("imago-cache-stress")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
-}
-
-/// A copy of the helper's `StressPayload` (Sources/ImagoCacheStress): the test checks reads with
-/// its own copy rather than trusting the helper's.
-enum StressPayload {
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func key(_ index: Int) -> CacheKey { CacheKey("stress/\(index)") }
-
-    static func bytes(for index: Int) -> Data {
-        var generator = Generator(seed: UInt64(index) &* 0x1000_0000_01B3 &+ 17)
-        let count = 1 + Int(generator.next() % (96 * 1024))
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            var offset = 0
-            while offset < count {
-                var word = generator.next()
-                for _ in 0..<8 where offset < count {
-                    buffer[offset] = UInt8(truncatingIfNeeded: word)
-                    word >>= 8
-                    offset += 1
-                }
-            }
-        }
-        return data
     }
 }

@@ -126,31 +126,14 @@ struct DamagedImageVariant: Sendable {
     }
 }
 
-/// Writes PNGs whose zlib stream uses stored (uncompressed) blocks, so a test can damage a
-/// filter byte in place and still give the file valid checksums.
+/// Writes PNGs whose zlib stream uses stored (uncompressed) blocks (``PNGBuilder``), so a test
+/// can damage a filter byte in place and still give the file valid checksums.
 enum StoredPNG {
     /// `bitmap` as an 8-bit RGBA PNG; `badFilterRow` gets filter type 7, which does not exist.
     static func encode(_ bitmap: Bitmap, badFilterRow: Int? = nil) -> Data {
-        var raw: [UInt8] = []
-        for y in 0..<bitmap.height {
-            raw.append(y == badFilterRow ? 7 : 0)
-            raw += bitmap.pixels[(y * bitmap.bytesPerRow)..<((y + 1) * bitmap.bytesPerRow)]
-        }
-        var zlib: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65_535, raw.count - offset)
-            let final: UInt8 = offset + count == raw.count ? 1 : 0
-            zlib += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            zlib += raw[offset..<(offset + count)]
-            offset += count
-        } while offset < raw.count
-        zlib += be32(adler32(raw))
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png += chunk("IHDR", be32(UInt32(bitmap.width)) + be32(UInt32(bitmap.height)) + [8, 6, 0, 0, 0])
-        png += chunk("IDAT", zlib)
-        png += chunk("IEND", [])
-        return Data(png)
+        var builder = PNGBuilder(bitmap)
+        if let badFilterRow { builder.filterBytes[badFilterRow] = 7 }
+        return builder.data
     }
 
     /// The data of the first chunk of `type` in `bytes`.
@@ -164,32 +147,5 @@ enum StoredPNG {
             offset += 12 + length
         }
         return nil
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(crc32(body))
-    }
-
-    private static func be32(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return b << 16 | a
-    }
-
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

@@ -1,3 +1,4 @@
+import ImagoTestSupport
 import Testing
 
 @testable import Imago
@@ -100,21 +101,9 @@ struct SchedulerQueueTests {
         return started
     }
 
-    /// Deterministic pseudo-random numbers (SplitMix64), so a failure is reproducible.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("10,000 waiting jobs start by priority, then arrival, after reprioritising and cancelling")
     func manyEntries() {
-        var random = SplitMix(state: 42)
+        var random = SplitMix(seed: 42)  // ImagoTestSupport's: a failure is reproducible
         var queue = SchedulerQueue(maximumConcurrent: 1)
         #expect(queue.enqueue(0, priority: .normal) == [0])
         var priorities: [SchedulerQueue.ID: ImageRequest.Priority] = [:]
