@@ -4,7 +4,8 @@ import Foundation
 ///
 /// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, a Swift GIF decoder, libheif
 /// (HEIF/HEIC) and libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
-/// default, behind any decoder you register, and is the public way to decode (package access). Either way it enforces ``DecodingLimits`` before any pixel memory is
+/// default, behind any decoder you register; the registry is the public way to decode, so this
+/// type has package access. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
 package struct ImageDecoder: ImageDecoding {
     /// The built-in decoder.
