@@ -148,8 +148,8 @@ enum FuzzTarget {
         if let value = headers["retry-after"] { _ = DownloadValidator.retryAfter(value, now: now) }
 
         let url = URL(string: "http://127.0.0.1/fuzz.jpg")!
-        let request = DataRequest(url: url, headers: ["If-None-Match": "\"x\""])
-        var validator = DownloadValidator(request: request, configuration: DataLoaderConfiguration())
+        let request = DataLoader.Request(url: url, headers: ["If-None-Match": "\"x\""])
+        var validator = DownloadValidator(request: request, configuration: DataLoader.Configuration())
         do {
             try validator.receive(statusCode: statusCode, headers: fields)
             try validator.receive(Array("body".utf8))
@@ -176,7 +176,7 @@ enum FuzzTarget {
             ResumableData(data: kept, totalLength: 100, etag: "\"v1\"", lastModified: nil),
             ResumableData(data: kept, totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
         ]
-        let received = DataResponse(data: body, statusCode: statusCode, headers: headers)
+        let received = DataLoader.Response(data: body, statusCode: statusCode, headers: headers)
         for partial in partials {
             let machine = ResumptionStateMachine(url: url, requestHeaders: [:], partial: partial)
             if case .resumed(let joined) = machine.response(statusCode: statusCode, headers: headers, body: body) {

@@ -18,7 +18,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     }
     /// What a lenient decode repaired to show a damaged source (see ``DecodingPolicy``); empty
     /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
-    public var repairs: [ImageRepair] {
+    public var repairs: [ImageContainer.Repair] {
         get { details.repairs }
         set { changeDetails { $0.repairs = newValue } }
     }
@@ -47,7 +47,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
 
     /// A container of `image`, decoded from `format`, with its animation `frames` (none for a still)
     /// and what a lenient decode repaired (none for a clean decode).
-    public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = [], repairs: [ImageRepair] = []) {
+    public init(image: PlatformImage, format: ImageFormat, frames: [AnimationFrame] = [], repairs: [ImageContainer.Repair] = []) {
         self.image = image
         self.format = format
         details = frames.isEmpty && repairs.isEmpty ? Details.none : Details(frames: frames, repairs: repairs)
@@ -63,7 +63,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     /// container holds, so sharing it between threads is safe.
     private final class Details: @unchecked Sendable {
         var frames: [AnimationFrame]
-        var repairs: [ImageRepair]
+        var repairs: [ImageContainer.Repair]
         var colorProfile: ColorProfile?
         var colorProfileHandling = ColorProfileHandling.convertToSRGB
         #if os(Linux)
@@ -74,7 +74,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         /// shared by every such container until one changes.
         static let none = Details(frames: [], repairs: [])
 
-        init(frames: [AnimationFrame], repairs: [ImageRepair]) {
+        init(frames: [AnimationFrame], repairs: [ImageContainer.Repair]) {
             self.frames = frames
             self.repairs = repairs
         }

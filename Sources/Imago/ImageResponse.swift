@@ -18,8 +18,8 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// Size of the encoded bytes the image was decoded from; `nil` for a memory hit.
     public var encodedByteCount: Int?
     /// How long each stage took and how many download attempts were made. Coalesced callers
-    /// share the stages of the work they joined; ``StageTiming/total`` is each caller's own.
-    public var timing: StageTiming
+    /// share the stages of the work they joined; ``ImageResponse/Timing/total`` is each caller's own.
+    public var timing: ImageResponse.Timing
     /// Bytes of the image kept from an earlier download that stopped, and not downloaded again
     /// (see ``ImagePipeline/Configuration/resumableData``); 0 when the download started from zero
     /// or nothing was downloaded.
@@ -27,7 +27,7 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
 
     /// A response carrying `container`, loaded from `source`.
     public init(
-        container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: StageTiming = StageTiming(),
+        container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: ImageResponse.Timing = ImageResponse.Timing(),
         resumedByteCount: Int = 0
     ) {
         self.container = container
@@ -42,7 +42,7 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// The encoded format it was decoded from.
     public var format: ImageFormat { container.format }
     /// What a lenient decode repaired to show a damaged source; empty for a clean image.
-    public var repairs: [ImageRepair] { container.repairs }
+    public var repairs: [ImageContainer.Repair] { container.repairs }
 
     /// `JPEG 256x171 from network (48.2 KB) in 12.3 ms`.
     public var description: String {

@@ -102,9 +102,9 @@ private struct MemoryLoader: DataLoading {
     var files: [String: Data]
 
     func loadData(
-        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         guard let data = files[request.url.path] else { throw .httpStatus(request.url, statusCode: 404) }
-        return DataResponse(data: data, statusCode: 200, headers: ["Content-Type": "image/jpeg"])
+        return DataLoader.Response(data: data, statusCode: 200, headers: ["Content-Type": "image/jpeg"])
     }
 }

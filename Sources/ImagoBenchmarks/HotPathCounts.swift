@@ -67,9 +67,9 @@ enum HotPathCounts {
         let container = try ImageContainer(bitmap: Bitmap(width: 1, height: 1), format: .jpeg)
         let requests = (0..<1_000).map { ImageRequest(url: URL(string: "https://images.example.com/photos/\($0).jpg")!) }
         let keys = requests.map(\.processedKey)
-        let configuration = ImageMemoryCache.Configuration(countLimit: 4_000)
-        let cache = ImageMemoryCache(configuration: configuration)
-        let pipelineCache = ImageMemoryCache(configuration: configuration)
+        let configuration = MemoryCache<CacheKey, ImageContainer>.Configuration(countLimit: 4_000)
+        let cache = MemoryCache<CacheKey, ImageContainer>(configuration: configuration)
+        let pipelineCache = MemoryCache<CacheKey, ImageContainer>(configuration: configuration)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: pipelineCache, connectivity: .alwaysReachable))
         for key in keys {
             cache.store(container, forKey: key, cost: 4)

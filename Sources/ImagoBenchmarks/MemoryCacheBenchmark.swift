@@ -22,9 +22,9 @@ enum MemoryCacheBenchmark {
         var random = SystemRandomNumberGenerator()
         let order = (0..<lookups).map { _ in Int.random(in: 0..<keyCount, using: &random) }
 
-        let configuration = ImageMemoryCache.Configuration(countLimit: keyCount * 2)
-        let cache = ImageMemoryCache(configuration: configuration)
-        let pipelineCache = ImageMemoryCache(configuration: configuration)
+        let configuration = MemoryCache<CacheKey, ImageContainer>.Configuration(countLimit: keyCount * 2)
+        let cache = MemoryCache<CacheKey, ImageContainer>(configuration: configuration)
+        let pipelineCache = MemoryCache<CacheKey, ImageContainer>(configuration: configuration)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: pipelineCache, connectivity: .alwaysReachable))
         var dictionary: [CacheKey: ImageContainer] = [:]
         for key in keys {
@@ -97,7 +97,7 @@ enum MemoryCacheBenchmark {
     /// Hits per second with 1, 2 and as many threads as the machine has, every thread looking up
     /// the same scattered keys: the cache beside the bare dictionary behind one mutex.
     static func threads(
-        repetitions: Int, cache: ImageMemoryCache, dictionary: [CacheKey: ImageContainer],
+        repetitions: Int, cache: MemoryCache<CacheKey, ImageContainer>, dictionary: [CacheKey: ImageContainer],
         keys: [CacheKey], order: [Int]
     ) throws -> [Figure] {
         let counts = Array(Set([1, 2, ProcessInfo.processInfo.activeProcessorCount])).sorted()

@@ -59,8 +59,8 @@ enum NetworkBenchmark {
         var figures: [Figure] = []
         var loaders: [PlatformDataLoader] = []
         for concurrency in [8, 32] {
-            let raw = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
-            let pipelineLoader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+            let raw = PlatformDataLoader(configuration: DataLoader.Configuration(maximumConnections: concurrency))
+            let pipelineLoader = PlatformDataLoader(configuration: DataLoader.Configuration(maximumConnections: concurrency))
             loaders += [raw, pipelineLoader]
             let pipeline = ImagePipeline(
                 configuration: .init(
@@ -94,7 +94,7 @@ enum NetworkBenchmark {
             /// Bare GETs by `C` workers; `write` gets each body.
             func bare(write: (@Sendable (Int, Data) throws -> Void)?) -> () async throws -> Double {
                 workers { index in
-                    let data = try await raw.loadData(for: DataRequest(url: urls[index]), progress: { _ in }).data
+                    let data = try await raw.loadData(for: DataLoader.Request(url: urls[index]), progress: { _ in }).data
                     try write?(index, data)
                     return data.count
                 }
@@ -103,9 +103,9 @@ enum NetworkBenchmark {
             // The pipeline called as the bare loader is: each worker waits for one request before
             // the next, so nothing waits in the scheduler and nothing is handed over at once.
             let pipelineByWorkers = workers { index in
-                let (data, source) = try await pipeline.data(for: ImageRequest(url: urls[index]))
-                precondition(source == .network)
-                return data.count
+                let original = try await pipeline.data(for: ImageRequest(url: urls[index]))
+                precondition(original.source == .network)
+                return original.data.count
             }
             // A plain file write of each body: what storing the bytes costs at the least.
             let rawGetsAndWrites = bare { index, data in
@@ -121,9 +121,9 @@ enum NetworkBenchmark {
                                     group.addTask {
                                         var request = ImageRequest(url: url)
                                         request.cachePolicy = policy
-                                        let (data, source) = try await pipeline.data(for: request)
-                                        precondition(source == .network)
-                                        return data.count
+                                        let original = try await pipeline.data(for: request)
+                                        precondition(original.source == .network)
+                                        return original.data.count
                                     }
                                 }
                                 let bytes = try await group.reduce(0, +)
@@ -144,7 +144,7 @@ enum NetworkBenchmark {
                     for _ in 0..<passes {
                         try await withThrowingTaskGroup(of: Int.self) { group in
                             for url in urls {
-                                group.addTask { try await raw.loadData(for: DataRequest(url: url), progress: { _ in }).data.count }
+                                group.addTask { try await raw.loadData(for: DataLoader.Request(url: url), progress: { _ in }).data.count }
                             }
                             let bytes = try await group.reduce(0, +)
                             precondition(bytes == totalBytes, "a pass lost bytes")

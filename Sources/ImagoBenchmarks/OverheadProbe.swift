@@ -57,8 +57,8 @@ enum OverheadProbe {
             server.set("/images/\(index).jpg", data: try Fixtures.jpeg(width: 1135, height: 851, seed: index), contentType: "image/jpeg")
         }
         let urls = (0..<requestsPerPass).map { server.url(for: "/images/\($0).jpg") }
-        let loader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
-        let pipelineLoader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: concurrency))
+        let loader = PlatformDataLoader(configuration: DataLoader.Configuration(maximumConnections: concurrency))
+        let pipelineLoader = PlatformDataLoader(configuration: DataLoader.Configuration(maximumConnections: concurrency))
         func pipeline(_ loader: any DataLoading) -> ImagePipeline {
             ImagePipeline(
                 configuration: .init(
@@ -75,9 +75,9 @@ enum OverheadProbe {
                 let before = processCPUSeconds()
                 switch way {
                 case .loader:
-                    try await workers(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+                    try await workers(urls) { url in _ = try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in }) }
                 case .loaderAll:
-                    try await allAtOnce(urls) { url in _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+                    try await allAtOnce(urls) { url in _ = try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in }) }
                 case .pipeline: try await allAtOnce(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
                 case .pipelineWorkers: try await workers(urls) { url in _ = try await network.data(for: ImageRequest(url: url)) }
                 case .memoryPipeline: try await allAtOnce(urls) { url in _ = try await memory.data(for: ImageRequest(url: url)) }
@@ -133,31 +133,31 @@ enum OverheadProbe {
     /// ``MemoryLoader`` as a ``DownloadStarting`` loader: its downloads answer at once, bound to no task.
     private struct MemoryStarter: DownloadStarting {
         final class Download: StartedDownload {
-            func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataResponse { MemoryLoader.response }
+            func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataLoader.Response { MemoryLoader.response }
             func cancel() {}
         }
 
         func startDownload(
-            for request: DataRequest, observer: DownloadObserver
+            for request: DataLoader.Request, observer: DownloadObserver
         ) async throws(ImagePipeline.Error) -> any StartedDownload {
             Download()
         }
 
         func loadData(
-            for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-        ) async throws(ImagePipeline.Error) -> DataResponse {
+            for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+        ) async throws(ImagePipeline.Error) -> DataLoader.Response {
             MemoryLoader.response
         }
     }
 
     /// Answers every request with the same 50 KB at once, without suspending.
     private struct MemoryLoader: DataLoading {
-        static let response = DataResponse(
+        static let response = DataLoader.Response(
             data: Data(repeating: 0xA5, count: 50 * 1024), statusCode: 200, headers: ["content-type": "image/jpeg"])
 
         func loadData(
-            for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-        ) async throws(ImagePipeline.Error) -> DataResponse {
+            for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+        ) async throws(ImagePipeline.Error) -> DataLoader.Response {
             Self.response
         }
     }

@@ -78,7 +78,7 @@ enum PreviewBenchmark {
     /// a progressive JPEG at quality 0.9.
     static func photographLike(_ source: Data, width: Int, height: Int) throws -> Data {
         let decoded = try ImageDecoder.decode(source).bitmap()
-        var scaled = try ResizeProcessor(size: PixelSize(width: width, height: height), contentMode: .aspectFill, upscale: true, crop: true)
+        var scaled = try ImageProcessors.Resize(size: PixelSize(width: width, height: height), contentMode: .aspectFill, upscale: true, crop: true)
             .process(decoded)
         var random = SplitMix(seed: 24)
         scaled.pixels.withUnsafeMutableBufferPointer { pixels in

@@ -22,14 +22,14 @@ enum RequestAllocations {
             server.set("/r/\(index).jpg", data: image, contentType: "image/jpeg")
             return server.url(for: "/r/\(index).jpg")
         }
-        let loader = PlatformDataLoader(configuration: DataLoaderConfiguration(maximumConnections: 1))
+        let loader = PlatformDataLoader(configuration: DataLoader.Configuration(maximumConnections: 1))
         defer { Task { try? await loader.shutdown() } }
         let pipeline = ImagePipeline(
             configuration: .init(
                 dataLoader: loader, memoryCache: nil, diskCache: nil, maximumConcurrentDownloads: 1,
                 connectivity: .alwaysReachable))
         let bare: () async throws -> Void = {
-            for url in urls { _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+            for url in urls { _ = try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in }) }
         }
         let throughPipeline: () async throws -> Void = {
             for url in urls { _ = try await pipeline.data(for: ImageRequest(url: url)) }

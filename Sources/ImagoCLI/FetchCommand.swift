@@ -84,7 +84,7 @@ struct FetchCommand: AsyncParsableCommand {
         let diskCache = noDiskCache ? nil : try cacheDirectory.open()
         let output = try outputDirectory.map(OutputDirectory.init(path:))
         let loader = ImagePipeline.Configuration.makeDefaultDataLoader(
-            configuration: DataLoaderConfiguration(downloadTimeout: .milliseconds(Int64((timeout * 1000).rounded()))))
+            configuration: DataLoader.Configuration(downloadTimeout: .milliseconds(Int64((timeout * 1000).rounded()))))
         let progress = ProgressBar(total: urls.count, enabled: !json)
         var configuration = ImagePipeline.Configuration(
             dataLoader: loader, diskCache: diskCache, retryPolicy: RetryPolicy(maximumAttempts: retries + 1))

@@ -13,7 +13,7 @@ struct FetchReport: Sendable {
         let frames: Int
         let bytes: Int?
         let file: String?
-        let timing: StageTiming
+        let timing: ImageResponse.Timing
         /// What a lenient decode repaired in a damaged source, one line each; empty when clean.
         var repairs: [String] = []
         /// Bytes kept from an attempt that stopped early and not downloaded again (0: none).
@@ -107,7 +107,7 @@ struct FetchReport: Sendable {
     }
 
     /// Each stage that ran, in milliseconds.
-    private static func milliseconds(_ timing: StageTiming) -> [String: JSONValue] {
+    private static func milliseconds(_ timing: ImageResponse.Timing) -> [String: JSONValue] {
         let stages: [(String, Duration?)] = [
             ("queued", timing.queued), ("disk", timing.diskRead), ("download", timing.download),
             ("decode", timing.decode), ("process", timing.process), ("total", timing.total),

@@ -79,7 +79,7 @@ struct InspectCommand: AsyncParsableCommand {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, diskCache: nil))
             do throws(ImagePipeline.Error) {
-                return try await pipeline.data(for: ImageRequest(url: url)).0
+                return try await pipeline.data(for: ImageRequest(url: url)).data
             } catch {
                 throw CLIError(
                     message: "Cannot download \(source): \(error.description) Check the URL, or download it and inspect the file.",

@@ -17,10 +17,9 @@ struct OutputDirectory: Sendable {
     /// Encodes `response`'s image and writes it; returns the file's path.
     func write(_ response: ImageResponse, for source: URL, index: Int) throws(FetchReport.Failure) -> String {
         let isJPEG = response.format == .jpeg
-        let encoder: any ImageEncoding = isJPEG ? JPEGEncoder(quality: 0.9) : PNGEncoder()
         let data: Data
         do throws(ImagePipeline.Error) {
-            data = try encoder.encode(response.container.bitmap())
+            data = try response.container.encoded(as: isJPEG ? .jpeg : .png)
         } catch {
             throw FetchReport.Failure(error)
         }

@@ -67,7 +67,8 @@ struct PrefetchCommand: AsyncParsableCommand {
                 group.addTask {
                     let request = ImageRequest(url: url, priority: .low)
                     do throws(ImagePipeline.Error) {
-                        let (data, source) = try await pipeline.data(for: request)
+                        let original = try await pipeline.data(for: request)
+                        let (data, source) = (original.data, original.source)
                         return (url, .success((data.count, source)))
                     } catch {
                         return (url, .failure(error))

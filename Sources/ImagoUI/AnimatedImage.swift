@@ -39,7 +39,7 @@ public struct AnimatedImage: View {
 @MainActor @Observable
 final class AnimationScreen {
     private(set) var image: PlatformImage?
-    @ObservationIgnored private var player: AnimationPlayer<AnyAnimationFrameSource, ContinuousClock>?
+    @ObservationIgnored private var player: AnimationPlayer<ContinuousClock>?
 
     /// Starts playing on first appearance, resumes on the next ones.
     func appear(_ container: ImageContainer, data: Data?) {
@@ -48,11 +48,10 @@ final class AnimationScreen {
             return
         }
         guard container.isAnimated,
-            let source = try? AnyAnimationFrameSource(container: container, data: data)
+            let player = try? AnimationPlayer(container: container, data: data, display: { [weak self] frame, _ in
+                await self?.show(frame)
+            })
         else { return }
-        let player = AnimationPlayer(source: source) { [weak self] frame, _ in
-            await self?.show(frame)
-        }
         self.player = player
         Task { await player.play() }
     }

@@ -18,7 +18,7 @@ import AppKit
 @MainActor
 public final class AnimatedImageController {
     private weak var view: PlatformImageView?
-    private var player: AnimationPlayer<AnyAnimationFrameSource, ContinuousClock>?
+    private var player: AnimationPlayer<ContinuousClock>?
     private var isVisible = true
 
     /// A controller that plays animations in `view`.
@@ -32,14 +32,13 @@ public final class AnimatedImageController {
         stop()
         view?.image = container.image
         guard container.isAnimated else { return }
-        let source: AnyAnimationFrameSource
+        let player: AnimationPlayer<ContinuousClock>
         do {
-            source = try AnyAnimationFrameSource(container: container, data: data, limits: limits)
+            player = try AnimationPlayer(container: container, data: data, limits: limits) { [weak self] frame, _ in
+                await self?.show(frame)
+            }
         } catch {
             return  // the still first frame stays shown
-        }
-        let player = AnimationPlayer(source: source) { [weak self] frame, _ in
-            await self?.show(frame)
         }
         self.player = player
         let visible = isVisible

@@ -8,12 +8,12 @@ extension ImageLoader {
         /// Loading. `progress` is the download's, once it has started (never for disk hits);
         /// `waitingForNetwork` is true while the network is unreachable, after
         /// ``Configuration/offlineHintDelay``.
-        case loading(DownloadProgress?, waitingForNetwork: Bool)
+        case loading(ImageTask.Progress?, waitingForNetwork: Bool)
         /// Still loading, with a preview to show: the scans of a progressive JPEG that have arrived,
         /// processed as the request asks, at the final size (when the pipeline or the request
         /// decodes previews: `ImagePipeline.Configuration.decodesPreviews`). Each new preview
         /// replaces the last; `progress` is the download's.
-        case preview(ImagePreview, DownloadProgress?)
+        case preview(ImagePreview, ImageTask.Progress?)
         /// Shown: the image and where it came from.
         case success(ImageResponse)
         /// Failed; the error says why and what to do. Never a cancellation.

@@ -209,7 +209,7 @@ public final class ImageLoader {
         }
     }
 
-    private func report(_ progress: DownloadProgress, generation: UInt64) {
+    private func report(_ progress: ImageTask.Progress, generation: UInt64) {
         guard generation == self.generation else { return }
         switch phase {
         case .loading(_, let isWaiting): setPhase(.loading(progress, waitingForNetwork: isWaiting))

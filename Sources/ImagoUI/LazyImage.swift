@@ -11,7 +11,7 @@ import SwiftUI
 /// LazyImage(url: url) { image in image.resizable() } placeholder: { ProgressView() }
 /// LazyImage(url: url) { phase in … }                    // every phase, yours to draw
 /// LazyImage(url: url)
-///     .processors([RoundedCornersProcessor(radius: 8)])
+///     .processors([ImageProcessors.RoundedCorners(radius: 8)])
 ///     .priority(.high)
 ///     .transition(.fadeIn)
 ///     .onCompletion { result in … }

@@ -22,7 +22,7 @@ import Testing
     /// `keptClients` clients.
     static func makeLoader(
         resolver: any HostResolving, keptClients: Int = keptClients,
-        configuration: DataLoaderConfiguration = DataLoaderConfiguration(connectTimeout: .seconds(5), downloadTimeout: .seconds(20))
+        configuration: DataLoader.Configuration = DataLoader.Configuration(connectTimeout: .seconds(5), downloadTimeout: .seconds(20))
     ) throws -> GuardedDataLoader {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates([try NIOSSLCertificate(bytes: Array(TestCertificates.authority.utf8), format: .pem)])
@@ -47,7 +47,7 @@ import Testing
                         let from = hosts[index % hosts.count]
                         let to = hosts[(index * 5 + 1) % hosts.count]
                         let url = origin.url(host: from, path: "/hop/\(to)")
-                        let response = try await loader.loadData(for: DataRequest(url: url), progress: { _ in })
+                        let response = try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in })
                         #expect(response.data == Data(origin.body), "\(url)")
                     }
                 }
@@ -79,7 +79,7 @@ import Testing
         #expect(loader.clientCounts.live == 0)
         // A shut-down loader refuses at once, without resolving or connecting.
         await #expect(throws: ImagePipeline.Error.self) {
-            try await loader.loadData(for: DataRequest(url: origin.url(host: "h0.origin.test", path: "/image")), progress: { _ in })
+            try await loader.loadData(for: DataLoader.Request(url: origin.url(host: "h0.origin.test", path: "/image")), progress: { _ in })
         }
         #expect(origin.openConnections == 0)
         await origin.stop()
@@ -91,14 +91,14 @@ import Testing
         let origin = try await TLSOrigin.start(body: [1, 2, 3])
         let resolver = StaticResolver(["origin.test": [Self.loopback], "elsewhere.test": [Self.loopback]], fallback: nil)
         let loader = try Self.makeLoader(resolver: resolver)
-        let good = try await loader.loadData(for: DataRequest(url: origin.url(host: "origin.test", path: "/image")), progress: { _ in })
+        let good = try await loader.loadData(for: DataLoader.Request(url: origin.url(host: "origin.test", path: "/image")), progress: { _ in })
         #expect(good.data == Data([1, 2, 3]))
         // The override is found whatever the case of the name (a missed one would resolve
         // ORIGIN.Test through the system, which does not know it, and fail).
-        let shouting = try await loader.loadData(for: DataRequest(url: origin.url(host: "ORIGIN.Test", path: "/image")), progress: { _ in })
+        let shouting = try await loader.loadData(for: DataLoader.Request(url: origin.url(host: "ORIGIN.Test", path: "/image")), progress: { _ in })
         #expect(shouting.data == Data([1, 2, 3]))
         do {
-            _ = try await loader.loadData(for: DataRequest(url: origin.url(host: "elsewhere.test", path: "/image")), progress: { _ in })
+            _ = try await loader.loadData(for: DataLoader.Request(url: origin.url(host: "elsewhere.test", path: "/image")), progress: { _ in })
             Issue.record("a certificate for origin.test must not serve elsewhere.test")
         } catch {
             guard case .connectionFailed(_, let reason) = error else {
@@ -122,7 +122,7 @@ import Testing
         let loader = try Self.makeLoader(resolver: resolver)
         let requested = origin.url(host: "origin.test", path: "/hop/internal.origin.test")
         do {
-            _ = try await loader.loadData(for: DataRequest(url: requested), progress: { _ in })
+            _ = try await loader.loadData(for: DataLoader.Request(url: requested), progress: { _ in })
             Issue.record("the redirect to 10.1.2.3 must be refused")
         } catch {
             guard case .connectionFailed(let url, let reason) = error else {

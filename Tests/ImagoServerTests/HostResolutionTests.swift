@@ -82,11 +82,11 @@ import Testing
         let resolver = SystemResolver(maximumOutstandingLookups: 4, lookup: hanging.lookup)
         let connectTimeout = Duration.seconds(1)
         let loader = try GuardedDataLoaderTests.makeLoader(
-            resolver: resolver, configuration: DataLoaderConfiguration(connectTimeout: connectTimeout, downloadTimeout: .seconds(30)))
+            resolver: resolver, configuration: DataLoader.Configuration(connectTimeout: connectTimeout, downloadTimeout: .seconds(30)))
         let url = try #require(URL(string: "https://hang.origin.test/image"))
         let start = ContinuousClock.now
         do {
-            _ = try await loader.loadData(for: DataRequest(url: url), progress: { _ in })
+            _ = try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in })
             Issue.record("the download must fail")
         } catch {
             let elapsed = ContinuousClock.now - start
@@ -108,9 +108,9 @@ import Testing
         defer { hanging.release(10) }
         let resolver = SystemResolver(maximumOutstandingLookups: 4, lookup: hanging.lookup)
         let loader = try GuardedDataLoaderTests.makeLoader(
-            resolver: resolver, configuration: DataLoaderConfiguration(connectTimeout: .seconds(30), downloadTimeout: .seconds(60)))
+            resolver: resolver, configuration: DataLoader.Configuration(connectTimeout: .seconds(30), downloadTimeout: .seconds(60)))
         let url = try #require(URL(string: "https://hang.origin.test/image"))
-        let download = Task { try await loader.loadData(for: DataRequest(url: url), progress: { _ in }) }
+        let download = Task { try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in }) }
         #expect(await eventually(within: .seconds(10)) { hanging.startedCount == 1 })
         let start = ContinuousClock.now
         download.cancel()

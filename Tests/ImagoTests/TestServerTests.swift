@@ -61,7 +61,7 @@ import Testing
                 server.set("/\(index).png", data: sampleBytes(10))
                 server.setBehavior("/\(index).png", .delay(.seconds(1)))
             }
-            var configuration = DataLoaderConfiguration()
+            var configuration = DataLoader.Configuration()
             configuration.maximumConnections = 8
             try await client.withLoader(configuration) { loader in
                 try await loader.loadConcurrently((0..<4).map { server.url(for: "/\($0).png") })

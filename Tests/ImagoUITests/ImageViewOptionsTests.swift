@@ -86,7 +86,7 @@ struct ImageViewOptionsTests {
             #expect(log.entries == ["placeholder 1x1 none", "placeholder 1x1 none", "success 32x24 none", "ok 32x24"])
 
             fixture.server.setBehavior("/b.jpg", .held)
-            let c = ImageRequest(url: fixture.server.url(for: "/b.jpg"), processors: [RoundedCornersProcessor(radius: 2)])
+            let c = ImageRequest(url: fixture.server.url(for: "/b.jpg"), processors: [ImageProcessors.RoundedCorners(radius: 2)])
             binding.setImage(with: c, placeholder: placeholder) { _ in log.entries.append("completion of c") }
             try #require(await eventually { fixture.server.requestCount(for: "/b.jpg") == 2 })
             binding.cancel()

@@ -29,7 +29,7 @@ struct LoaderFixture {
         let pipelineClock = ManualClock()
         // Held downloads must not run into the loader's real-time limits while a busy machine
         // runs the test.
-        let limits = DataLoaderConfiguration(downloadTimeout: .seconds(600), stallTimeout: .seconds(600))
+        let limits = DataLoader.Configuration(downloadTimeout: .seconds(600), stallTimeout: .seconds(600))
         let configuration = ImagePipeline.Configuration(
             dataLoader: ImagePipeline.Configuration.makeDefaultDataLoader(configuration: limits),
             memoryCache: MemoryCache(), diskCache: diskCache ? try DiskCache(directory: directory) : nil,

@@ -1,7 +1,7 @@
 /// A bounded look-ahead over an ``AnimationFrameSource``: at most ``capacity`` decoded frames wait
 /// here for their turn, so playback never stalls on a decode and memory stays bounded (capacity
 /// frames plus the one on screen), however long the animation.
-public struct AnimationFrameBuffer<Source: AnimationFrameSource>: Sendable {
+struct AnimationFrameBuffer<Source: AnimationFrameSource>: Sendable {
     /// Most decoded frames held ahead of the one on screen. Default: 2.
     public let capacity: Int
     /// Where the frames come from.

@@ -4,7 +4,7 @@
 /// left, and libwebp's `WebPAnimDecoder` and libavif's sequence decoder also go forward only. After
 /// the last frame, the next call starts over with the first. An ``AnimationFrameBuffer`` keeps a
 /// few decoded frames ahead of playback, so a long animation never sits decoded in memory whole.
-public protocol AnimationFrameSource: Sendable {
+protocol AnimationFrameSource: Sendable {
     /// The encoded format, for error messages.
     var format: ImageFormat { get }
     /// Frames in one play.

@@ -5,8 +5,8 @@
 /// Times are offsets from the start of playback, as the driver's clock measures them.
 ///
 /// Rules:
-/// - Each frame stays on screen for its duration (already floored by ``FrameTiming``, which the
-///   frame sources apply), counted from when the previous frame's time ended, so a late timer
+/// - Each frame stays on screen for its duration (already floored as browsers do: a declared
+///   delay of 10 ms or less plays as 100 ms), counted from when the previous frame's time ended, so a late timer
 ///   does not make the whole animation drift; a timer late by more than a whole frame restarts the
 ///   count from now rather than flashing the missed frames.
 /// - `loopCount` 0 plays forever; n plays the animation n times, then stays on its last frame.

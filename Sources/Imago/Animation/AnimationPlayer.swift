@@ -1,20 +1,25 @@
-/// Plays an animation on a clock: the thin driver of ``AnimationPlayback``, fed by an
-/// ``AnimationFrameBuffer`` so frames are decoded just ahead of when they are shown.
+import Foundation
+
+/// Plays an animated image on a clock: the thin driver of ``AnimationPlayback``, fed by a small
+/// look-ahead buffer so frames are decoded just ahead of when they are shown.
 ///
 /// Each frame is handed to `display` when it is due. Call ``setVisible(_:)`` when the view
 /// scrolls off screen or back: playback pauses (no timer, no decoding) and resumes where it
-/// stopped. Memory: the buffer's capacity in decoded frames plus the frame on screen.
+/// stopped. Memory: `lookahead` decoded frames plus the frame on screen; a GIF given with its
+/// bytes is decoded one frame at a time from them, any other animation plays the frames its
+/// container holds.
 ///
 /// ```swift
-/// let source = try GIFFrameSource(data: data)
-/// let player = AnimationPlayer(source: source) { frame, index in
+/// let response = try await pipeline.image(for: ImageRequest(url: url))
+/// let data = try await pipeline.data(for: ImageRequest(url: url)).data
+/// let player = try AnimationPlayer(container: response.container, data: data) { frame, index in
 ///     await MainActor.run { imageView.image = frame.image }
 /// }
 /// await player.play()
 /// ```
-public actor AnimationPlayer<Source: AnimationFrameSource, C: Clock<Duration>> {
+public actor AnimationPlayer<C: Clock<Duration>> {
     private var playback: AnimationPlayback
-    private var buffer: AnimationFrameBuffer<Source>
+    private var buffer: AnimationFrameBuffer<AnyAnimationFrameSource>
     private let clock: C
     private let display: @Sendable (AnimationFrame, Int) async -> Void
     private var origin: C.Instant?
@@ -23,15 +28,35 @@ public actor AnimationPlayer<Source: AnimationFrameSource, C: Clock<Duration>> {
     /// Why playback stopped early, if a frame failed to decode (the last good frame stays shown).
     public private(set) var failure: ImagePipeline.Error?
 
+    /// A player of `container`'s frames.
+    ///
     /// - Parameters:
-    ///   - source: the frames to play.
+    ///   - container: the decoded image; a still image plays as one frame.
+    ///   - data: the image's encoded bytes, if at hand: a GIF is then decoded one frame at a time
+    ///     from them (bounded memory) instead of playing the frames `container` holds.
+    ///   - limits: the limits a GIF decoded from `data` is held to. Default: `DecodingLimits()`.
+    ///   - policy: how a damaged GIF from `data` is treated. Default: ``DecodingPolicy/lenient``.
+    ///   - loopCount: how many times the container's frames play (0: forever). Default: 0.
     ///   - lookahead: decoded frames kept ready ahead of the one on screen. Default: 2.
     ///   - clock: the clock frame delays are measured on (a manual one in tests).
     ///   - display: shows a frame; called in order, one at a time.
+    /// - Throws: what opening the GIF in `data` throws (a malformed file, a ``DecodingLimits`` limit).
     public init(
-        source: Source, lookahead: Int = 2, clock: C,
+        container: ImageContainer, data: Data? = nil, limits: DecodingLimits = DecodingLimits(),
+        policy: DecodingPolicy = .lenient, loopCount: Int = 0, lookahead: Int = 2, clock: C,
+        display: @escaping @Sendable (AnimationFrame, Int) async -> Void
+    ) throws(ImagePipeline.Error) {
+        let source = try AnyAnimationFrameSource(
+            container: container, data: data, limits: limits, policy: policy, loopCount: loopCount)
+        self.init(source: source, lookahead: lookahead, clock: clock, display: display)
+    }
+
+    /// A player of `source`'s frames (internal: tests drive a source of their own).
+    init(
+        source: some AnimationFrameSource, lookahead: Int = 2, clock: C,
         display: @escaping @Sendable (AnimationFrame, Int) async -> Void
     ) {
+        let source = source as? AnyAnimationFrameSource ?? AnyAnimationFrameSource(source)
         buffer = AnimationFrameBuffer(source: source, capacity: lookahead)
         playback = AnimationPlayback(frameCount: source.frameCount, loopCount: source.loopCount)
         self.clock = clock
@@ -115,10 +140,15 @@ public actor AnimationPlayer<Source: AnimationFrameSource, C: Clock<Duration>> {
 }
 
 extension AnimationPlayer where C == ContinuousClock {
-    /// A player on the continuous clock.
+    /// A player of `container`'s frames on the continuous clock; the parameters are those of
+    /// ``init(container:data:limits:policy:loopCount:lookahead:clock:display:)``.
     public init(
-        source: Source, lookahead: Int = 2, display: @escaping @Sendable (AnimationFrame, Int) async -> Void
-    ) {
-        self.init(source: source, lookahead: lookahead, clock: ContinuousClock(), display: display)
+        container: ImageContainer, data: Data? = nil, limits: DecodingLimits = DecodingLimits(),
+        policy: DecodingPolicy = .lenient, loopCount: Int = 0, lookahead: Int = 2,
+        display: @escaping @Sendable (AnimationFrame, Int) async -> Void
+    ) throws(ImagePipeline.Error) {
+        try self.init(
+            container: container, data: data, limits: limits, policy: policy, loopCount: loopCount,
+            lookahead: lookahead, clock: ContinuousClock(), display: display)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any ``AnimationFrameSource``, for code that plays whatever the bytes turn out to be.
-public struct AnyAnimationFrameSource: AnimationFrameSource {
+struct AnyAnimationFrameSource: AnimationFrameSource {
     private var base: any AnimationFrameSource
 
     /// Wraps `base`.

@@ -1,7 +1,7 @@
 /// The frames of an already decoded ``ImageContainer`` as an ``AnimationFrameSource``, for formats
 /// without a sequential decoder yet (and ImageIO's decodings on Apple platforms). Holds every frame:
 /// prefer a sequential source such as ``GIFFrameSource`` for long animations.
-public struct ContainerFrameSource: AnimationFrameSource {
+struct ContainerFrameSource: AnimationFrameSource {
     private let frames: [AnimationFrame]
     private var next = 0
     /// How many times the animation plays; 0 means forever.

@@ -7,7 +7,7 @@
 /// WebKit and Firefox agree. For GIF, whose delays count hundredths of a second, 0 and 1 become
 /// 100 ms, so the shortest delay that plays as written is 20 ms: the browsers' 20 ms floor.
 /// Longer delays play as declared.
-public enum FrameTiming {
+enum FrameTiming {
     /// Declared delays at or below this play as ``replacementDuration``. 10 ms.
     public static let minimumHonouredDuration: Duration = .milliseconds(10)
     /// What a too-short delay plays as. 100 ms.

@@ -27,7 +27,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// went through value witnesses that looked up the generic metadata of its fields, about
         /// 40 lookups per download (Benchmarks/README.md, issue 27's eighth session).
         let continuation: UnsafeContinuation<Outcome, Never>?
-        let progress: (@Sendable (DownloadProgress) -> Void)?
+        let progress: (@Sendable (ImageTask.Progress) -> Void)?
         /// Told the work's other news (the body so far, previews); `nil` when not wanted.
         let updates: (@Sendable (WorkUpdate) -> Void)?
         let cancellation: ImagePipeline.Error
@@ -127,7 +127,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         fileprivate var takesOver = false
 
         /// Passes progress to every waiter still waiting.
-        func report(_ progress: DownloadProgress) {
+        func report(_ progress: ImageTask.Progress) {
             guard entry.progressInterest.load(ordering: .relaxed) > 0 else { return }
             let handlers = withEntry { entry in entry.machine.waiters.compactMap { $0.waiter.progress } } ?? []
             for handler in handlers { handler(progress) }
@@ -234,7 +234,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @concurrent
     func value(
         for key: Key, priority: ImageRequest.Priority, cancellation: ImagePipeline.Error,
-        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        progress: (@Sendable (ImageTask.Progress) -> Void)? = nil,
         updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (WaiterHandle) -> Void = { _ in },
         runsInCaller: Bool = false,

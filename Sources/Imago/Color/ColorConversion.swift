@@ -44,13 +44,13 @@ enum ColorConversion {
         _ reading: EmbeddedColor.Reading, to container: inout ImageContainer, source: SourceModel,
         handling: ColorProfileHandling, defers: Bool = false, cache: ColorTransformCache = .shared
     ) {
-        container.repairs += reading.problems.map { ImageRepair(.ignoredColorProfile($0)) }
+        container.repairs += reading.problems.map { ImageContainer.Repair(.ignoredColorProfile($0)) }
         guard let color = reading.color else { return }
         let profile: ColorProfile
         switch resolve(color) {
         case .none: return
         case .failure(let failure):
-            container.repairs.append(ImageRepair(.ignoredColorProfile(failure.description)))
+            container.repairs.append(ImageContainer.Repair(.ignoredColorProfile(failure.description)))
             return
         case .profile(let resolved): profile = resolved
         }
@@ -61,7 +61,7 @@ enum ColorConversion {
         case .gray where source != .rgb && container.allFramesAreGray:
             layout = .grayInRGBA8
         default:
-            container.repairs.append(ImageRepair(.ignoredColorProfile(
+            container.repairs.append(ImageContainer.Repair(.ignoredColorProfile(
                 "the profile is for \(profile.colorSpace.rawValue) pixels, the image's are \(source == .gray ? "gray" : "colour")")))
             return
         }
@@ -73,7 +73,7 @@ enum ColorConversion {
         switch cache.transform(profile: profile.data, layout: layout) {
         case .failure(let failure):
             container.colorProfile = nil
-            container.repairs.append(ImageRepair(.ignoredColorProfile(failure.description)))
+            container.repairs.append(ImageContainer.Repair(.ignoredColorProfile(failure.description)))
         case .success(let transform):
             container.colorProfileHandling = .convertToSRGB
             if defers && container.frames.isEmpty {

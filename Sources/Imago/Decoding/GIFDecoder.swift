@@ -34,7 +34,7 @@ struct GIFDecoder: ImageDecoding {
         var frames: [AnimationFrame] = []
         var control = GIFReader.GraphicControl()
         var totalPixels = 0
-        var repairs: [ImageRepair] = []
+        var repairs: [ImageContainer.Repair] = []
         decoding: while true {
             switch try reader.readBlock() {
             case .graphicControl(let next):
@@ -49,25 +49,25 @@ struct GIFDecoder: ImageDecoding {
                 let decodedArea = max(descriptor.width * descriptor.height, screen.width * screen.height)
                 try limits.addFramePixels(decodedArea, to: &totalPixels, url: context.url)
                 if descriptor.width == 0 || descriptor.height == 0 {  // only read when lenient
-                    repairs.append(ImageRepair(.corruptData(
+                    repairs.append(ImageContainer.Repair(.corruptData(
                         "frame \(frames.count + 1) declares a \(descriptor.width)x\(descriptor.height) frame; drawn empty")))
                 }
                 let image = try reader.readImage(descriptor, frameIndex: frames.count, into: &plane, canvasWidth: screen.width)
                 if !image.isComplete && !frames.isEmpty && reader.isAtEnd {
                     // The file ends inside a later frame: the complete frames before it are the
                     // animation. (A frame short of data inside a whole file shows, as the first does.)
-                    repairs.append(ImageRepair(.framesKept(kept: frames.count, of: nil)))
+                    repairs.append(ImageContainer.Repair(.framesKept(kept: frames.count, of: nil)))
                     break decoding
                 }
                 var colors = descriptor.localColors ?? screen.globalColors
                 if colors == nil && context.policy == .lenient {
-                    repairs.append(ImageRepair(.corruptData("frame \(frames.count + 1) has no colour table; drawn black")))
+                    repairs.append(ImageContainer.Repair(.corruptData("frame \(frames.count + 1) has no colour table; drawn black")))
                     colors = []
                 }
                 guard let colors else { throw reader.failure("frame \(frames.count + 1) has no colour table") }
                 if !image.isComplete {
-                    repairs.append(ImageRepair(.missingPixels(frame: frames.count, count: image.count - image.decoded)))
-                    if let problem = image.problem { repairs.append(ImageRepair(.corruptData(problem))) }
+                    repairs.append(ImageContainer.Repair(.missingPixels(frame: frames.count, count: image.count - image.decoded)))
+                    if let problem = image.problem { repairs.append(ImageContainer.Repair(.corruptData(problem))) }
                 }
                 let shown = canvas.draw(
                     plane, at: descriptor, colors: colors, control: control,

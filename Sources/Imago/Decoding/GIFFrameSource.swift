@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Opening the source reads every block once without decoding pixels (`GIFReader.skipImage(frameIndex:)`)
 /// to count the frames and check ``DecodingLimits`` against the whole animation up front.
-public struct GIFFrameSource: AnimationFrameSource {
+struct GIFFrameSource: AnimationFrameSource {
     private let bytes: [UInt8]
     private let url: URL?
     private let limits: DecodingLimits

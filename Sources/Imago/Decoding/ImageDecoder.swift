@@ -4,9 +4,10 @@ import Foundation
 ///
 /// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, a Swift GIF decoder, libheif
 /// (HEIF/HEIC) and libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
-/// default, behind any decoder you register. Either way it enforces ``DecodingLimits`` before any pixel memory is
+/// default, behind any decoder you register; the registry is the public way to decode, so this
+/// type has package access. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
-public struct ImageDecoder: ImageDecoding {
+package struct ImageDecoder: ImageDecoding {
     /// The built-in decoder.
     public init() {}
 
@@ -43,7 +44,8 @@ public struct ImageDecoder: ImageDecoding {
             detail: "no decoder for \(context.format): register one in the pipeline's ImageDecoderRegistry")
     }
 
-    /// Sniffs `data` and decodes it.
+    /// Sniffs `data` and decodes it with the built-in codecs only (package access: the proxy and
+    /// the benchmarks; the public way is ``ImageDecoderRegistry/decode(_:url:limits:maximumPixelSize:decodesAllFrames:colorProfileHandling:policy:)``).
     ///
     /// - Parameters:
     ///   - data: the encoded bytes.
@@ -58,7 +60,7 @@ public struct ImageDecoder: ImageDecoding {
     ///     refuse it.
     /// - Throws: `unsupportedFormat` for bytes of no known format (its detail says what they look
     ///   like: empty, an HTML page…), `limitExceeded`, or `decodingFailed`.
-    public static func decode(
+    package static func decode(
         _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), maximumPixelSize: Int? = nil,
         decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB,
         policy: DecodingPolicy = .lenient

@@ -1,11 +1,18 @@
 import Foundation
 
-/// The decoders a pipeline tries, by format: yours first, then Imago's built-in ``ImageDecoder``.
+/// The decoders a pipeline tries, by format: yours first, then Imago's built-in decoder
+/// (libjpeg-turbo, libpng, libwebp, a Swift GIF decoder, libheif and libavif on Linux; ImageIO on
+/// Apple platforms). The one entry point for decoding and for telling a format from bytes.
 ///
-/// The bytes are sniffed by asking each decoder's ``ImageDecoding/recognizeFormat(of:)`` in order,
-/// then the built-in signatures (``ImageFormat/sniff(_:)``); the first decoder whose
-/// ``ImageDecoding/canDecode(_:)`` accepts that format decodes them. Registering a decoder for a
-/// built-in format (say, a faster JPEG decoder) therefore replaces the built-in one for it.
+/// The bytes are sniffed (``sniff(_:)``) by asking each decoder's
+/// ``ImageDecoding/recognizeFormat(of:)`` in order, then the built-in signatures; the first
+/// decoder whose ``ImageDecoding/canDecode(_:)`` accepts that format decodes them. Registering a
+/// decoder for a built-in format (say, a faster JPEG decoder) therefore replaces the built-in one
+/// for it. Bytes at hand are decoded with ``decode(_:url:limits:maximumPixelSize:decodesAllFrames:colorProfileHandling:policy:)``:
+///
+/// ```swift
+/// let container = try ImageDecoderRegistry().decode(data, maximumPixelSize: 512)
+/// ```
 ///
 /// Adding a format without forking Imago:
 ///
@@ -27,9 +34,9 @@ import Foundation
 /// configuration.decoders.register(SVGDecoder())
 /// let pipeline = ImagePipeline(configuration: configuration)
 /// ```
-public struct ImageDecoderRegistry: ImageDecoding {
+public struct ImageDecoderRegistry: Sendable {
     /// The decoders in the order they are consulted: the last registered first, the built-in
-    /// ``ImageDecoder`` last (unless the registry was made without it).
+    /// decoder last (unless the registry was made without it).
     public private(set) var decoders: [any ImageDecoding]
 
     /// A registry holding only the built-in decoder.
@@ -53,16 +60,16 @@ public struct ImageDecoderRegistry: ImageDecoding {
         decoders.first { $0.canDecode(format) }
     }
 
-    /// The format of `data`: the first decoder that recognises it, else the built-in signatures.
+    /// The format of `data`: the first decoder that recognises it, else the built-in signatures
+    /// (JPEG, PNG, GIF, WebP, HEIF, AVIF; never by a URL's extension or a `Content-Type`); `nil`
+    /// when nothing does. The one format sniffer: `ImageDecoderRegistry().sniff(data)` knows the
+    /// built-in formats.
     public func sniff(_ data: Data) -> ImageFormat? {
         for decoder in decoders {
             if let format = decoder.recognizeFormat(of: data) { return format }
         }
         return ImageFormat.sniff(data)
     }
-
-    /// The format the registered decoders, then the built-in signatures, recognise.
-    public func recognizeFormat(of data: Data) -> ImageFormat? { sniff(data) }
 
     /// Whether a registered or built-in decoder handles `format`.
     public func canDecode(_ format: ImageFormat) -> Bool { decoder(for: format) != nil }
@@ -72,5 +79,36 @@ public struct ImageDecoderRegistry: ImageDecoding {
     public func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         guard let decoder = decoder(for: context.format) else { throw ImageDecoder.noDecoder(for: context) }
         return try decoder.decode(data, context: context)
+    }
+
+    /// Sniffs `data` (``sniff(_:)``) and decodes it with the first decoder that accepts its format.
+    ///
+    /// - Parameters:
+    ///   - data: the encoded bytes.
+    ///   - url: where the bytes came from, for error messages. Default: `nil`.
+    ///   - limits: checked against the header before any pixel memory is allocated. Default:
+    ///     `DecodingLimits()`.
+    ///   - maximumPixelSize: the longer side the caller needs at most; a decoder may then decode
+    ///     at a reduced scale (JPEG, WebP). Default: `nil`, full size.
+    ///   - decodesAllFrames: `false` to decode only the first frame of an animation. Default: `true`.
+    ///   - colorProfileHandling: convert the pixels to sRGB through the colour profile the file
+    ///     declares (the default), or keep them as stored with the profile in
+    ///     ``ImageContainer/colorProfile``.
+    ///   - policy: show a damaged file as browsers do, with its repairs listed (the default), or
+    ///     refuse it.
+    /// - Throws: `unsupportedFormat` for bytes no decoder recognises (its detail says what they
+    ///   look like: empty, an HTML page…), `limitExceeded`, or `decodingFailed`.
+    public func decode(
+        _ data: Data, url: URL? = nil, limits: DecodingLimits = DecodingLimits(), maximumPixelSize: Int? = nil,
+        decodesAllFrames: Bool = true, colorProfileHandling: ColorProfileHandling = .convertToSRGB,
+        policy: DecodingPolicy = .lenient
+    ) throws(ImagePipeline.Error) -> ImageContainer {
+        guard let format = sniff(data) else {
+            throw .unsupportedFormat(url, detail: ImageDecoder.describeUnrecognized(data))
+        }
+        let context = DecodingContext(
+            format: format, url: url, limits: limits, maximumPixelSize: maximumPixelSize,
+            decodesAllFrames: decodesAllFrames, colorProfileHandling: colorProfileHandling, policy: policy)
+        return try decode(data, context: context)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Turns encoded bytes into an image. Register your own in an ``ImageDecoderRegistry`` to support
 /// another format.
 ///
-/// Decoders are chosen by sniffing the bytes (``ImageFormat/sniff(_:)``, or a registered decoder's
+/// Decoders are chosen by sniffing the bytes (``ImageDecoderRegistry/sniff(_:)``, or a registered decoder's
 /// ``recognizeFormat(of:)``), never by the URL's extension or the `Content-Type` alone. A decoder
 /// runs off the main thread and must not keep state between calls.
 public protocol ImageDecoding: Sendable {
@@ -13,7 +13,7 @@ public protocol ImageDecoding: Sendable {
     /// Whether this decoder handles `format`.
     func canDecode(_ format: ImageFormat) -> Bool
 
-    /// Decodes `data`, which ``ImageFormat/sniff(_:)`` identified as `context.format`.
+    /// Decodes `data`, which ``ImageDecoderRegistry/sniff(_:)`` identified as `context.format`.
     ///
     /// Check `context.limits` against the header before allocating pixel memory. When
     /// `context.maximumPixelSize` is set, the decoder may decode at any reduced scale whose
@@ -67,7 +67,7 @@ public struct DecodingContext: Sendable {
 extension ImageDecoding {
     /// The format of `data` when this decoder recognises it by itself, for formats Imago does not
     /// sniff (an SVG drawing, a format of your own). Default: `nil`, leaving the bytes to the
-    /// built-in signatures (``ImageFormat/sniff(_:)``).
+    /// built-in signatures (``ImageDecoderRegistry/sniff(_:)``).
     ///
     /// An ``ImageDecoderRegistry`` asks its decoders in order before the built-in signatures.
     public func recognizeFormat(of data: Data) -> ImageFormat? { nil }

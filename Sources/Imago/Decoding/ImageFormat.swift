@@ -59,8 +59,9 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     ///
     /// Only the bytes decide: a URL's extension or a `Content-Type` header can lie (an HTML error
     /// page served as `image/jpeg` is common), the signature cannot. HEIF and AVIF are told apart
-    /// by the brands of their `ftyp` box.
-    public static func sniff(_ data: some Collection<UInt8>) -> ImageFormat? {
+    /// by the brands of their `ftyp` box. Package access: the public sniffer is
+    /// ``ImageDecoderRegistry/sniff(_:)``, which also knows the formats of registered decoders.
+    package static func sniff(_ data: some Collection<UInt8>) -> ImageFormat? {
         let bytes = Array(data.prefix(16))
         func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count

@@ -93,7 +93,7 @@ struct JPEGDecoder: ImageDecoding {
             var container = try ImageContainer(bitmap: orientation.apply(to: consume bitmap), format: .jpeg)
             container.repairs = Self.repairs(status: status, height: Int(height), decoder: decoder)
             if let cmyk {
-                container.repairs += cmyk.problems.map { ImageRepair(.ignoredColorProfile($0)) }
+                container.repairs += cmyk.problems.map { ImageContainer.Repair(.ignoredColorProfile($0)) }
                 if cmyk.transform != nil { container.colorProfile = cmyk.profile }
             } else {
                 let model: ColorConversion.SourceModel = header.color_model == IMAGO_JPEG_GRAY ? .gray : .rgb
@@ -136,17 +136,17 @@ struct JPEGDecoder: ImageDecoding {
 
     /// What a lenient decode passed over: the first data warning (with how many there were) and,
     /// after a failure, why it stopped and the rows of the decoded (unrotated) image left grey.
-    static func repairs(status: Int32, height: Int, decoder: OpaquePointer) -> [ImageRepair] {
-        var repairs: [ImageRepair] = []
+    static func repairs(status: Int32, height: Int, decoder: OpaquePointer) -> [ImageContainer.Repair] {
+        var repairs: [ImageContainer.Repair] = []
         let warnings = Int(imago_jpeg_warning_count(decoder))
         if warnings > 0 {
             let first = String(cString: imago_jpeg_warning(decoder))
-            repairs.append(ImageRepair(.corruptData(warnings == 1 ? first : "\(first) (and \(warnings - 1) more warnings)")))
+            repairs.append(ImageContainer.Repair(.corruptData(warnings == 1 ? first : "\(first) (and \(warnings - 1) more warnings)")))
         }
         if status == IMAGO_PARTIAL {
-            repairs.append(ImageRepair(.corruptData("decoding stopped: " + String(cString: imago_jpeg_message(decoder)))))
+            repairs.append(ImageContainer.Repair(.corruptData("decoding stopped: " + String(cString: imago_jpeg_message(decoder)))))
             let rows = min(max(Int(imago_jpeg_rows_decoded(decoder)), 0), height)
-            if rows < height { repairs.append(ImageRepair(.missingRows(rows..<height))) }
+            if rows < height { repairs.append(ImageContainer.Repair(.missingRows(rows..<height))) }
         }
         return repairs
     }

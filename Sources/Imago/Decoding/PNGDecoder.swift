@@ -17,9 +17,9 @@ import Foundation
 /// memory exists.
 ///
 /// Damage follows ``DecodingContext/policy``. Lenient (the default, as browsers): chunk CRC
-/// mismatches are ignored (``ImageRepair/Kind/ignoredChecksum``), zlib's Adler-32 is not checked,
+/// mismatches are ignored (``ImageContainer/Repair/Kind/ignoredChecksum``), zlib's Adler-32 is not checked,
 /// and a row that fails to decode (a bad filter byte, an inflate error, data that ends early)
-/// keeps the rows before it and leaves the rest transparent (``ImageRepair/Kind/missingRows(_:)``;
+/// keeps the rows before it and leaves the rest transparent (``ImageContainer/Repair/Kind/missingRows(_:)``;
 /// for an interlaced file, the pixels of the passes that arrived). Strict: any of these fails with
 /// libpng's own message.
 struct PNGDecoder: ImageDecoding {
@@ -87,7 +87,7 @@ struct PNGDecoder: ImageDecoding {
                 return true
             }
             defer { row.deallocate() }
-            var repairs: [ImageRepair] = []
+            var repairs: [ImageContainer.Repair] = []
 
             let bitmap: Bitmap
             let reducerBytes: Int
@@ -103,7 +103,7 @@ struct PNGDecoder: ImageDecoding {
                         imago_png_rows_read(rows, row) != 0
                     else {
                         guard lenient, index > 0 else { throw failure() }
-                        repairs.append(ImageRepair(.corruptData(
+                        repairs.append(ImageContainer.Repair(.corruptData(
                             "Adam7 pass \(pass + 1) of 7 stopped at its row \(passRow): \(String(cString: imago_png_rows_message(rows)))")))
                         break
                     }
@@ -120,7 +120,7 @@ struct PNGDecoder: ImageDecoding {
                     guard readRow() else {
                         // Lenient: the rows so far, the rest transparent, as browsers show it.
                         guard lenient, y > 0 else { throw failure() }
-                        repairs.append(ImageRepair(.missingRows(y..<height)))
+                        repairs.append(ImageContainer.Repair(.missingRows(y..<height)))
                         break
                     }
                     reducer.add(row: row)
@@ -131,14 +131,14 @@ struct PNGDecoder: ImageDecoding {
             // Chunks after the pixels: a strict decode still fails on a file cut after its pixels.
             if repairs.isEmpty, imago_png_rows_finish(rows) == 0 {
                 guard lenient else { throw failure() }
-                repairs.append(ImageRepair(.corruptData(
+                repairs.append(ImageContainer.Repair(.corruptData(
                     "after the pixels: \(String(cString: imago_png_rows_message(rows)))")))
             }
-            if imago_png_rows_ignored_checksum(rows) != 0 { repairs.insert(ImageRepair(.ignoredChecksum), at: 0) }
+            if imago_png_rows_ignored_checksum(rows) != 0 { repairs.insert(ImageContainer.Repair(.ignoredChecksum), at: 0) }
             // The colour conversion runs on the reduced bitmap, after the reduction, as libvips does.
             var container = try ImageContainer(bitmap: bitmap, format: .png).withRepairs(repairs)
             if let deep {
-                container.repairs += colour.problems.map { ImageRepair(.ignoredColorProfile($0)) }
+                container.repairs += colour.problems.map { ImageContainer.Repair(.ignoredColorProfile($0)) }
                 container.colorProfile = deep.profile
             } else {
                 let model: ColorConversion.SourceModel = imago_png_rows_is_gray(rows) != 0 ? .gray : .rgb
@@ -177,7 +177,7 @@ extension PNGDecoder {
 
 extension ImageContainer {
     /// This container with `repairs` added to its own.
-    fileprivate func withRepairs(_ repairs: [ImageRepair]) -> ImageContainer {
+    fileprivate func withRepairs(_ repairs: [ImageContainer.Repair]) -> ImageContainer {
         guard !repairs.isEmpty else { return self }
         var container = self
         container.repairs += repairs

@@ -8,9 +8,9 @@ import Foundation
 ///
 /// AVIF is what browsers take that is smallest for photographs: about half a JPEG of the same
 /// look, and smaller than WebP, at the cost of a slower encode (``speed``).
-public struct AVIFEncoder: ImageEncoding {
+package struct AVIFEncoder: ImageEncoding {
     /// 0 (smallest) to 1 (best), as for every quality in Imago; 1 uses lossless quantizers
-    /// (the colour still goes through 4:2:0 YUV). Default: 0.8.
+    /// (the colour still goes through 4:2:0 YUV). Default: ``ImageContainer/defaultEncodingQuality``.
     public var quality: Double
 
     /// libavif's speed, 0 (slowest, smallest) to 10 (fastest); Linux only. Default: 9, imgproxy's
@@ -23,8 +23,8 @@ public struct AVIFEncoder: ImageEncoding {
 
     /// An encoder at `quality` (clamped to 0...1; not a number: the default) and `speed`
     /// (clamped to 0...10), writing `colorProfile` when there is one.
-    public init(quality: Double = 0.8, speed: Int = 9, colorProfile: ColorProfile? = nil) {
-        self.quality = quality.isNaN ? 0.8 : min(max(quality, 0), 1)
+    public init(quality: Double = ImageContainer.defaultEncodingQuality, speed: Int = 9, colorProfile: ColorProfile? = nil) {
+        self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.speed = min(max(speed, 0), 10)
         self.colorProfile = colorProfile
     }

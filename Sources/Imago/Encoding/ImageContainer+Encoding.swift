@@ -1,6 +1,11 @@
 import Foundation
 
 extension ImageContainer {
+    /// The quality every lossy encoding uses when none is given: 0.85 (0 smallest, 1 best), where
+    /// JPEG, WebP and AVIF artefacts are hard to see. ``encoded(as:quality:)`` with `nil` and the
+    /// disk cache's processed variants use it.
+    public static let defaultEncodingQuality = 0.85
+
     /// The still image encoded as `format`, on every platform: the bytes to write to a file or
     /// send over the network.
     ///
@@ -12,9 +17,9 @@ extension ImageContainer {
     /// - Parameters:
     ///   - format: ``ImageFormat/png`` (lossless), ``ImageFormat/jpeg`` (transparency composited
     ///     onto white), ``ImageFormat/webp`` or ``ImageFormat/avif`` (transparency kept).
-    ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses the encoder's default
-    ///     (0.85 for JPEG and WebP, 0.8 for AVIF). For WebP, 1 means lossless (VP8L), as it does
-    ///     for ImageIO on Apple platforms. Ignored for PNG.
+    ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses
+    ///     ``defaultEncodingQuality`` (0.85) for JPEG, WebP and AVIF alike. For WebP, 1 means
+    ///     lossless (VP8L), as it does for ImageIO on Apple platforms. Ignored for PNG.
     ///
     /// Pixels are written as sRGB without a profile, unless the container kept its colour profile
     /// (``ColorProfileHandling/keep``, Linux): then the profile is written into the file (JPEG

@@ -4,12 +4,13 @@ import Foundation
 import CImagoCodecs
 #endif
 
-/// Turns a ``Bitmap`` into encoded bytes: used to store processed variants on disk and by
-/// `imago fetch --out`.
+/// Turns a ``Bitmap`` into encoded bytes: used to store processed variants on disk and by the
+/// proxy (package access: the public way to encode is ``ImageContainer/encoded(as:quality:)``).
 ///
-/// ``JPEGEncoder`` and ``PNGEncoder`` are the two implementations: libjpeg-turbo and libpng on
-/// Linux, ImageIO on Apple platforms.
-public protocol ImageEncoding: Sendable {
+/// `JPEGEncoder`, `PNGEncoder`, `WebPEncoder` and `AVIFEncoder` implement it: libjpeg-turbo,
+/// libpng, libwebp and libavif on Linux, ImageIO on Apple platforms. Every lossy encoder defaults
+/// to ``ImageContainer/defaultEncodingQuality``.
+package protocol ImageEncoding: Sendable {
     /// The format of the bytes ``encode(_:)`` returns.
     var format: ImageFormat { get }
 

@@ -7,9 +7,9 @@ import Foundation
 ///
 /// JPEG has no alpha channel, so a bitmap with transparency is composited onto white first (a
 /// transparent logo stays readable instead of turning black).
-public struct JPEGEncoder: ImageEncoding {
-    /// 0 (smallest) to 1 (best), as for every quality in Imago; 0.85 by default, where artefacts
-    /// are hard to see. libjpeg's scale is 1...100: 0 writes as 1.
+package struct JPEGEncoder: ImageEncoding {
+    /// 0 (smallest) to 1 (best), as for every quality in Imago; by default
+    /// ``ImageContainer/defaultEncodingQuality``. libjpeg's scale is 1...100: 0 writes as 1.
     public var quality: Double
     /// Whether the JPEG is progressive (a coarse scan first, as image proxies serve). On Linux,
     /// five scans: the DC of every component, the lowest luma frequencies, each chroma component,
@@ -19,8 +19,8 @@ public struct JPEGEncoder: ImageEncoding {
 
     /// An encoder at `quality`, clamped to 0...1 (not a number: the default); `progressive` writes
     /// a progressive JPEG (Linux; ignored where ImageIO encodes).
-    public init(quality: Double = 0.85, progressive: Bool = false) {
-        self.quality = quality.isNaN ? 0.85 : min(max(quality, 0), 1)
+    public init(quality: Double = ImageContainer.defaultEncodingQuality, progressive: Bool = false) {
+        self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.progressive = progressive
     }
 

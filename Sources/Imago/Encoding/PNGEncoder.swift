@@ -7,7 +7,7 @@ import Foundation
 ///
 /// An opaque bitmap is written as RGB (a quarter smaller), anything else as RGBA with straight
 /// alpha (premultiplied pixels are converted back).
-public struct PNGEncoder: ImageEncoding {
+package struct PNGEncoder: ImageEncoding {
     /// A PNG encoder (it has no options).
     public init() {}
 

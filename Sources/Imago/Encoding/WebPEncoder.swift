@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Lossy WebP (VP8) is what photographs and thumbnails want: about a third smaller than a JPEG of
 /// the same look. Lossless WebP (VP8L) keeps every pixel, like PNG, and is usually smaller than it.
-public struct WebPEncoder: ImageEncoding {
+package struct WebPEncoder: ImageEncoding {
     /// For lossy encoding, 0 (smallest) to 1 (best), as for every quality in Imago; 0.85 by
     /// default, as for ``JPEGEncoder``. Ignored when ``isLossless``.
     public var quality: Double
@@ -17,8 +17,8 @@ public struct WebPEncoder: ImageEncoding {
     public var isLossless: Bool
 
     /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless one.
-    public init(quality: Double = 0.85, isLossless: Bool = false) {
-        self.quality = quality.isNaN ? 0.85 : min(max(quality, 0), 1)
+    public init(quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false) {
+        self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.isLossless = isLossless
     }
 

@@ -9,8 +9,8 @@ public protocol DataLoading: Sendable {
     /// - Throws: ``ImagePipeline/Error``: `unsupportedScheme`, `httpStatus`, `bodyTooLarge`,
     ///   `bodyLengthMismatch`, `timedOut`, `connectionFailed`, `emptyBody`, `cancelled`.
     func loadData(
-        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async throws(ImagePipeline.Error) -> DataResponse
+        for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response
 
     /// Downloads the whole body for `request` as ``loadData(for:progress:)`` does, also showing
     /// `observer` the body as it arrives and what arrived of a download that fails (see
@@ -21,84 +21,17 @@ public protocol DataLoading: Sendable {
     /// only: a loader without its own implementation works as before, and simply gets no
     /// previews and no resumed downloads. Both loaders shipped with Imago implement it.
     func loadData(
-        for request: DataRequest, observer: DownloadObserver
-    ) async throws(ImagePipeline.Error) -> DataResponse
+        for request: DataLoader.Request, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response
 }
 
 extension DataLoading {
     /// Calls ``loadData(for:progress:)`` with `observer`'s progress: no body as it arrives, nothing
     /// kept of an interrupted download.
     public func loadData(
-        for request: DataRequest, observer: DownloadObserver
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try await loadData(for: request, progress: observer.progress)
     }
 }
 
-/// One HTTP GET: the URL and any extra headers.
-public struct DataRequest: Sendable, Hashable {
-    /// An http or https URL.
-    public var url: URL
-    /// Extra request headers (authorization, cookies, `If-None-Match`…).
-    public var headers: [String: String]
-    /// Names of headers in ``headers`` that are credentials, dropped when a redirect leads to
-    /// another origin (any case). `Authorization`, `Proxy-Authorization` and `Cookie` are always
-    /// treated so. Default: none.
-    public var credentialHeaderNames: Set<String>
-
-    /// A request for `url` with `headers`; see ``credentialHeaderNames`` for what a redirect drops.
-    public init(url: URL, headers: [String: String] = [:], credentialHeaderNames: Set<String> = []) {
-        self.url = url
-        self.headers = headers
-        self.credentialHeaderNames = credentialHeaderNames
-    }
-}
-
-/// A completed download.
-public struct DataResponse: Sendable, Hashable {
-    /// The complete body.
-    public var data: Data
-    /// The HTTP status (2xx, or 304 for a revalidated entry).
-    public var statusCode: Int
-    /// Response headers with lower-cased names.
-    public var headers: [String: String]
-
-    /// A response of `data` with this status and these headers.
-    public init(data: Data, statusCode: Int, headers: [String: String]) {
-        self.data = data
-        self.statusCode = statusCode
-        self.headers = headers
-    }
-}
-
-/// Limits that every ``DataLoading`` implementation shipped with Imago enforces.
-public struct DataLoaderConfiguration: Sendable, Hashable {
-    /// Largest body accepted, enforced while streaming. Default: 50 MiB.
-    public var maximumBodySize: Int
-    /// Time allowed to establish a connection. Default: 10 s.
-    public var connectTimeout: Duration
-    /// Time allowed for the whole download, from request to last byte. Default: 30 s.
-    public var downloadTimeout: Duration
-    /// Longest silence allowed in the middle of a download. Default: 15 s. Time the process spends
-    /// with no free thread to read (a busy cooperative pool) does not count as the server's silence.
-    public var stallTimeout: Duration
-    /// Most connections open at once to one host (both transports pool per host; the pipeline's
-    /// scheduler limits downloads across hosts). Default: 6.
-    public var maximumConnections: Int
-    /// Sent as `User-Agent` unless the request sets one. Default: `Imago`.
-    public var userAgent: String
-
-    /// The defaults, with any of them replaced.
-    public init(
-        maximumBodySize: Int = 50 * 1024 * 1024, connectTimeout: Duration = .seconds(10),
-        downloadTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(15),
-        maximumConnections: Int = 6, userAgent: String = "Imago"
-    ) {
-        self.maximumBodySize = maximumBodySize
-        self.connectTimeout = connectTimeout
-        self.downloadTimeout = downloadTimeout
-        self.stallTimeout = stallTimeout
-        self.maximumConnections = maximumConnections
-        self.userAgent = userAgent
-    }
-}

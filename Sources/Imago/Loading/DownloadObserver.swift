@@ -13,20 +13,20 @@
 /// AsyncHTTPClient's event loops, which serve other downloads too, so they must return quickly.
 public struct DownloadObserver: Sendable {
     /// Told how far the download has come, after each piece of the body.
-    public var progress: @Sendable (DownloadProgress) -> Void
+    public var progress: @Sendable (ImageTask.Progress) -> Void
     /// Told after each piece of the body (before ``progress`` for the same piece): the status and
     /// headers, and every byte of the body so far. `nil` when the caller does not need the body.
-    public var receivedBody: (@Sendable (DataResponse) -> Void)?
+    public var receivedBody: (@Sendable (DataLoader.Response) -> Void)?
     /// Told once, before the loader throws, when a download fails after its response head arrived
     /// (a cut connection, a timeout or stall, cancellation): the status and headers, and the
     /// bytes of the body that arrived. `nil` when the caller does not need them.
-    public var interrupted: (@Sendable (DataResponse) -> Void)?
+    public var interrupted: (@Sendable (DataLoader.Response) -> Void)?
 
     /// An observer of `progress` and, when given, of the body as it arrives and when it stops.
     public init(
-        progress: @escaping @Sendable (DownloadProgress) -> Void,
-        receivedBody: (@Sendable (DataResponse) -> Void)? = nil,
-        interrupted: (@Sendable (DataResponse) -> Void)? = nil
+        progress: @escaping @Sendable (ImageTask.Progress) -> Void,
+        receivedBody: (@Sendable (DataLoader.Response) -> Void)? = nil,
+        interrupted: (@Sendable (DataLoader.Response) -> Void)? = nil
     ) {
         self.progress = progress
         self.receivedBody = receivedBody

@@ -8,7 +8,7 @@
 package protocol DownloadStarting: DataLoading {
     /// Starts downloading `request`, showing `observer` what arrives, and returns once it is under
     /// way; from then on no task's cancellation stops it (the calling task's, before, does).
-    func startDownload(for request: DataRequest, observer: DownloadObserver) async throws(ImagePipeline.Error) -> any StartedDownload
+    func startDownload(for request: DataLoader.Request, observer: DownloadObserver) async throws(ImagePipeline.Error) -> any StartedDownload
 }
 
 /// A download under way, started by ``DownloadStarting/startDownload(for:observer:)``.
@@ -19,7 +19,7 @@ package protocol StartedDownload: AnyObject, Sendable {
     ///   ``DataLoading/loadData(for:progress:)`` does), or only ends this wait with
     ///   ``ImagePipeline/Error/cancelled(_:)``, the download going on for whoever waits next.
     ///   One task waits at a time.
-    func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataResponse
+    func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataLoader.Response
 
     /// Stops the download; a wait under way or to come throws ``ImagePipeline/Error/cancelled(_:)``
     /// (unless it has ended already). From any thread.

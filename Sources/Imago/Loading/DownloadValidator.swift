@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks one download against ``DataLoaderConfiguration`` as it arrives and collects its body,
+/// Checks one download against ``DataLoader/Configuration`` as it arrives and collects its body,
 /// so that every loader refuses the same things with the same ``ImagePipeline/Error``: the
 /// scheme, the status, a declared or streamed body over the limit, a body shorter or longer than
 /// declared, an empty body.
@@ -24,7 +24,7 @@ package struct DownloadValidator: Sendable {
     private(set) var expectedLength: Int?
     private(set) var body = Data()
 
-    package init(request: DataRequest, configuration: DataLoaderConfiguration) {
+    package init(request: DataLoader.Request, configuration: DataLoader.Configuration) {
         self.url = request.url
         self.maximumBodySize = configuration.maximumBodySize
         let names = Set(request.headers.keys.map { $0.lowercased() })
@@ -39,7 +39,7 @@ package struct DownloadValidator: Sendable {
     }
 
     /// The request's headers plus `User-Agent` and `Accept`, unless it sets them itself.
-    package static func headers(for request: DataRequest, configuration: DataLoaderConfiguration) -> [String: String] {
+    package static func headers(for request: DataLoader.Request, configuration: DataLoader.Configuration) -> [String: String] {
         var headers = request.headers
         let names = Set(headers.keys.map { $0.lowercased() })
         if !names.contains("user-agent") { headers["User-Agent"] = configuration.userAgent }
@@ -48,14 +48,14 @@ package struct DownloadValidator: Sendable {
     }
 
     /// How far the download has come, for progress callbacks.
-    package var progress: DownloadProgress {
-        DownloadProgress(completed: Int64(body.count), total: expectedLength.map(Int64.init))
+    package var progress: ImageTask.Progress {
+        ImageTask.Progress(completed: Int64(body.count), total: expectedLength.map(Int64.init))
     }
 
     /// The response head and the body so far, once the head has arrived: what a
     /// ``DownloadObserver`` is shown.
-    package var received: DataResponse? {
-        statusCode.map { DataResponse(data: body, statusCode: $0, headers: headers) }
+    package var received: DataLoader.Response? {
+        statusCode.map { DataLoader.Response(data: body, statusCode: $0, headers: headers) }
     }
 
     /// Takes the response head: refuses a status outside 2xx (304 only answers a conditional
@@ -121,15 +121,15 @@ package struct DownloadValidator: Sendable {
 
     /// The response once the body has ended: it must have the declared length and, unless it
     /// answers a revalidation with 304, not be empty.
-    package func finish() throws(ImagePipeline.Error) -> DataResponse {
+    package func finish() throws(ImagePipeline.Error) -> DataLoader.Response {
         guard let statusCode else { throw interrupted(reason: "the server sent no response") }
         if statusCode == 304 {
-            return DataResponse(data: Data(), statusCode: statusCode, headers: headers)
+            return DataLoader.Response(data: Data(), statusCode: statusCode, headers: headers)
         }
         if let expectedLength, body.count != expectedLength {
             throw .bodyLengthMismatch(url, expected: expectedLength, received: body.count)
         }
         guard !body.isEmpty else { throw .emptyBody(url) }
-        return DataResponse(data: body, statusCode: statusCode, headers: headers)
+        return DataLoader.Response(data: body, statusCode: statusCode, headers: headers)
     }
 }

@@ -16,7 +16,7 @@ package final class DownloadWatchdog: Sendable {
     private let start: ContinuousClock.Instant
     private let lastActivity: Mutex<ContinuousClock.Instant>
 
-    package init(url: URL, configuration: DataLoaderConfiguration) {
+    package init(url: URL, configuration: DataLoader.Configuration) {
         self.url = url
         self.connectTimeout = configuration.connectTimeout
         self.downloadTimeout = configuration.downloadTimeout
@@ -68,11 +68,11 @@ package final class DownloadWatchdog: Sendable {
     /// Runs `download` until it finishes, a limit runs out or the calling task is cancelled.
     /// Errors other than ``ImagePipeline/Error`` are reported as a failed connection.
     package func run(
-        _ download: @escaping @Sendable () async throws -> DataResponse
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        _ download: @escaping @Sendable () async throws -> DataLoader.Response
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         guard !Task.isCancelled else { throw .cancelled(url) }
         do {
-            return try await withThrowingTaskGroup(of: DataResponse?.self) { group in
+            return try await withThrowingTaskGroup(of: DataLoader.Response?.self) { group in
                 group.addTask { try await download() }
                 group.addTask {
                     try await self.watch()

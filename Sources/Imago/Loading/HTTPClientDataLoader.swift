@@ -8,22 +8,22 @@ import Synchronization
 /// several times faster than URLSession.
 ///
 /// The loader owns its `HTTPClient` (on NIO's shared event loop group) and with it a pool of up
-/// to ``DataLoaderConfiguration/maximumConnections`` connections per host. It follows up to 10
+/// to ``DataLoader/Configuration/maximumConnections`` connections per host. It follows up to 10
 /// redirects, never from https to http, dropping credential headers on a hop to another origin
-/// (see ``DataRequest/credentialHeaderNames``); a refused redirect fails as
+/// (see ``DataLoader/Request/credentialHeaderNames``); a refused redirect fails as
 /// ``ImagePipeline/Error/connectionFailed(_:reason:)``.
 /// A failed connection attempt is reported at once rather than retried, so that the pipeline's
 /// own retry policy decides. Call ``shutdown()`` when done; a loader released without it shuts
 /// its client down in the background.
 public final class HTTPClientDataLoader: DataLoading, DownloadStarting {
     /// The limits every download is held to.
-    public let configuration: DataLoaderConfiguration
+    public let configuration: DataLoader.Configuration
 
     private let client: HTTPClient
     private let isShutDown = Atomic(false)
 
     /// Creates a loader with its own connection pool, limited by `configuration`.
-    public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+    public init(configuration: DataLoader.Configuration = DataLoader.Configuration()) {
         self.configuration = configuration
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, configuration.maximumConnections)
@@ -55,8 +55,8 @@ public final class HTTPClientDataLoader: DataLoading, DownloadStarting {
 
     /// Downloads `request` with AsyncHTTPClient, within the configured limits and timeouts.
     public func loadData(
-        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try await loadData(for: request, observer: DownloadObserver(progress: progress))
     }
 
@@ -64,15 +64,15 @@ public final class HTTPClientDataLoader: DataLoading, DownloadStarting {
     /// arrives and what arrived of a body that stops early. The observer is called on one
     /// of AsyncHTTPClient's event loops: it must return quickly.
     public func loadData(
-        for request: DataRequest, observer: DownloadObserver
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try await startDownload(for: request, observer: observer).response(cancelling: true)
     }
 
     /// Starts downloading `request` (see ``DownloadStarting``): the pipeline's way to share one
     /// download among callers who may each leave alone.
     package func startDownload(
-        for request: DataRequest, observer: DownloadObserver
+        for request: DataLoader.Request, observer: DownloadObserver
     ) async throws(ImagePipeline.Error) -> any StartedDownload {
         try DownloadValidator.checkScheme(of: request.url)
         guard !isShutDown.load(ordering: .relaxed) else {

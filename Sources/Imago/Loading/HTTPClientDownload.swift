@@ -19,8 +19,8 @@ package final class HTTPClientDownload: StartedDownload {
         var redirects: RedirectPolicy
         /// The hop under way; `nil` before the first and once the download has ended.
         var exchange: HTTPClientExchange?
-        var outcome: Result<DataResponse, ImagePipeline.Error>?
-        var waiter: UnsafeContinuation<Result<DataResponse, ImagePipeline.Error>, Never>?
+        var outcome: Result<DataLoader.Response, ImagePipeline.Error>?
+        var waiter: UnsafeContinuation<Result<DataLoader.Response, ImagePipeline.Error>, Never>?
         var isCancelled = false
     }
 
@@ -33,7 +33,7 @@ package final class HTTPClientDownload: StartedDownload {
     private let state: Mutex<State>
 
     private init(
-        request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver, connect: @escaping Connect
+        request: DataLoader.Request, configuration: DataLoader.Configuration, observer: DownloadObserver, connect: @escaping Connect
     ) {
         self.url = request.url
         self.observer = observer
@@ -48,7 +48,7 @@ package final class HTTPClientDownload: StartedDownload {
     /// Starts downloading `request`: returns once the first hop is sent, or throws why it could
     /// not be (its connect step failed, or the calling task was cancelled first).
     package static func start(
-        _ request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver,
+        _ request: DataLoader.Request, configuration: DataLoader.Configuration, observer: DownloadObserver,
         connect: @escaping Connect
     ) async throws(ImagePipeline.Error) -> HTTPClientDownload {
         guard !Task.isCancelled else { throw .cancelled(request.url) }
@@ -58,10 +58,10 @@ package final class HTTPClientDownload: StartedDownload {
         return download
     }
 
-    package func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataResponse {
+    package func response(cancelling: Bool) async throws(ImagePipeline.Error) -> DataLoader.Response {
         let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<DataResponse, ImagePipeline.Error>, Never>) in
-                let now = state.withLock { state -> Result<DataResponse, ImagePipeline.Error>? in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<DataLoader.Response, ImagePipeline.Error>, Never>) in
+                let now = state.withLock { state -> Result<DataLoader.Response, ImagePipeline.Error>? in
                     if let outcome = state.outcome { return outcome }
                     // Checked under the lock `onCancel` takes: a cancellation is either seen here
                     // or finds the waiter. A cancelling wait stays, to be answered when the
@@ -138,7 +138,7 @@ package final class HTTPClientDownload: StartedDownload {
         }
     }
 
-    private func end(_ outcome: Result<DataResponse, ImagePipeline.Error>) {
+    private func end(_ outcome: Result<DataLoader.Response, ImagePipeline.Error>) {
         let waiter = state.withLock { state in
             state.outcome = outcome
             state.exchange = nil

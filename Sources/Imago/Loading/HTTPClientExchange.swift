@@ -23,7 +23,7 @@ final class HTTPClientExchange: HTTPClientResponseDelegate, @unchecked Sendable 
         /// The server redirected (a status ``RedirectPolicy`` follows, with a `Location`).
         case redirect(status: Int, location: String)
         /// The checked response: the status, the headers and the whole body.
-        case response(DataResponse)
+        case response(DataLoader.Response)
     }
 
     // `@unchecked Sendable`: AsyncHTTPClient calls every delegate method on `task.eventLoop`, and

@@ -35,18 +35,18 @@ package enum HTTPClientTransfer {
     /// Downloads `request`, calling `progress` as the body arrives; cancelling the calling task
     /// cancels the download.
     package static func run(
-        _ request: DataRequest, configuration: DataLoaderConfiguration,
-        progress: @escaping @Sendable (DownloadProgress) -> Void, connect: @escaping Connect
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        _ request: DataLoader.Request, configuration: DataLoader.Configuration,
+        progress: @escaping @Sendable (ImageTask.Progress) -> Void, connect: @escaping Connect
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try await run(request, configuration: configuration, observer: DownloadObserver(progress: progress), connect: connect)
     }
 
     /// ``run(_:configuration:progress:connect:)`` that also shows `observer` the body as it
     /// arrives and what arrived of a body that stops early.
     package static func run(
-        _ request: DataRequest, configuration: DataLoaderConfiguration, observer: DownloadObserver,
+        _ request: DataLoader.Request, configuration: DataLoader.Configuration, observer: DownloadObserver,
         connect: @escaping Connect
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         let download = try await HTTPClientDownload.start(
             request, configuration: configuration, observer: observer, connect: connect)
         return try await download.response(cancelling: true)

@@ -10,7 +10,7 @@ import Foundation
 ///   answered).
 /// - On a hop to another origin (scheme, host and port), credential headers are dropped and stay
 ///   dropped: ``alwaysCredentialHeaders`` and whatever the request marks in
-///   ``DataRequest/credentialHeaderNames``.
+///   ``DataLoader/Request/credentialHeaderNames``.
 ///
 /// A redirect status without a usable `Location` is no redirect: the response is delivered as
 /// it is, and the loader reports its status.
@@ -44,7 +44,7 @@ package struct RedirectPolicy: Sendable {
     /// Every URL requested so far, to refuse a cycle at once.
     private var visited: Set<URL>
 
-    package init(request: DataRequest, headers: [String: String]) {
+    package init(request: DataLoader.Request, headers: [String: String]) {
         self.requestURL = request.url
         self.currentURL = request.url
         self.headers = headers

@@ -11,7 +11,7 @@ extension URLSessionDataLoader {
         private struct State {
             var validator: DownloadValidator
             var redirects: RedirectPolicy
-            var continuation: CheckedContinuation<DataResponse, any Error>?
+            var continuation: CheckedContinuation<DataLoader.Response, any Error>?
             /// Whether the caller has cancelled (before or after the task started).
             var isCancelled = false
             /// Why the transfer cancelled its task, reported instead of the cancellation.
@@ -46,7 +46,7 @@ extension URLSessionDataLoader {
 
         /// Takes the caller's continuation; false (and the continuation resumed with
         /// `CancellationError`) when the caller has already cancelled, so the task must not start.
-        func start(_ continuation: CheckedContinuation<DataResponse, any Error>) -> Bool {
+        func start(_ continuation: CheckedContinuation<DataLoader.Response, any Error>) -> Bool {
             let started = state.withLock { state in
                 guard !state.isCancelled else { return false }
                 state.continuation = continuation
@@ -96,7 +96,7 @@ extension URLSessionDataLoader {
         func receive(_ data: Data) -> Bool {
             watchdog.noteActivity()
             let wantsBody = observer.receivedBody != nil
-            let update: (DownloadProgress, DataResponse?)? = state.withLock { state in
+            let update: (ImageTask.Progress, DataLoader.Response?)? = state.withLock { state in
                 guard state.failure == nil else { return nil }
                 do throws(ImagePipeline.Error) {
                     try state.validator.receive(data)
@@ -149,7 +149,7 @@ extension URLSessionDataLoader {
             continuation.resume(with: result)
         }
 
-        private func outcome(of error: (any Error)?, state: State) -> Result<DataResponse, any Error> {
+        private func outcome(of error: (any Error)?, state: State) -> Result<DataLoader.Response, any Error> {
             if let failure = state.failure { return .failure(failure) }
             guard let error else {
                 return Result { () throws(ImagePipeline.Error) in try state.validator.finish() }.mapError { $0 }

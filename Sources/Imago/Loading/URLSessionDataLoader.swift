@@ -16,13 +16,13 @@ import FoundationNetworking
 /// session.
 public final class URLSessionDataLoader: DataLoading {
     /// The limits every download is held to.
-    public let configuration: DataLoaderConfiguration
+    public let configuration: DataLoader.Configuration
 
     private let session: URLSession
     private let delegate: Delegate
 
     /// Creates a loader with its own session, limited by `configuration`.
-    public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+    public init(configuration: DataLoader.Configuration = DataLoader.Configuration()) {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
@@ -57,16 +57,16 @@ public final class URLSessionDataLoader: DataLoading {
 
     /// Downloads `request` with URLSession, within the configured limits and timeouts.
     public func loadData(
-        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try await loadData(for: request, observer: DownloadObserver(progress: progress))
     }
 
     /// Downloads `request` as ``loadData(for:progress:)`` does, showing `observer` the body as it
     /// arrives and what arrived of a body that stops early.
     public func loadData(
-        for request: DataRequest, observer: DownloadObserver
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, observer: DownloadObserver
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         try DownloadValidator.checkScheme(of: request.url)
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,

@@ -103,7 +103,7 @@ final class DiskWriter: Sendable {
         let metadata = [Self.originalFingerprintKey: original.fingerprint]
         let expiry = original.expiry
         schedule(for: request, bytes: container.cost) {
-            let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder(quality: 0.9) : PNGEncoder()
+            let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder() : PNGEncoder()
             var encoded = try encoder.encode(container.bitmap())
             #if os(Linux)
             if let profile = container.pixelColorProfile { encoded = try profile.embedded(in: encoded, format: encoder.format) }

@@ -1,8 +1,11 @@
 import Foundation
 
 extension ImagePipeline {
-    /// The pipeline's caches, addressed by request or URL: `pipeline.cache[url]` is the image kept
-    /// in memory, `pipeline.cache.remove(request)` forgets an image everywhere.
+    /// The pipeline's caches, addressed by request or URL: the one way to read and write the
+    /// memory cache. `pipeline.cache[request]` (or `pipeline.cache[url]`) is the image kept in
+    /// memory, setting it stores or removes one; `pipeline.cache.remove(request)` forgets an image
+    /// everywhere. Original bytes on disk are read with ``ImagePipeline/data(for:)`` and
+    /// ``ImageRequest/CachePolicy/returnCacheDataDontLoad``.
     public var cache: Cache { Cache(pipeline: self) }
 
     /// A pipeline's memory and disk caches, addressed as the pipeline addresses them (by the
@@ -11,9 +14,10 @@ extension ImagePipeline {
     public struct Cache: Sendable {
         let pipeline: ImagePipeline
 
-        /// The decoded image kept in memory for `request`, or `nil` (read as
-        /// ``ImagePipeline/cachedImage(for:)`` reads it). Setting an image stores it there, so the
-        /// next load of `request` is a memory hit; setting `nil` removes it.
+        /// The decoded image kept in memory for `request`, or `nil`: a synchronous read, under one
+        /// lock, that ``ImagePipeline/image(for:progress:)`` would answer from. Setting an
+        /// image stores it there, so the next load of `request` is a memory hit; setting `nil`
+        /// removes it.
         public subscript(request: ImageRequest) -> ImageContainer? {
             get { pipeline.cachedImage(for: request) }
             nonmutating set {
@@ -30,11 +34,6 @@ extension ImagePipeline {
         public subscript(url: URL) -> ImageContainer? {
             get { self[ImageRequest(url: url)] }
             nonmutating set { self[ImageRequest(url: url)] = newValue }
-        }
-
-        /// The original bytes of `request` on disk while they are fresh, or `nil`.
-        public func cachedData(for request: ImageRequest) -> Data? {
-            pipeline.diskCache?.data(forKey: request.originalKey)
         }
 
         /// Forgets `request`'s image: the decoded image in memory, and on disk its processed

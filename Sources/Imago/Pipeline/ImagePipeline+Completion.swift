@@ -22,7 +22,7 @@ extension ImagePipeline {
     @discardableResult
     public func loadImage(
         with request: ImageRequest, callbackQueue: DispatchQueue = .main,
-        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        progress: (@Sendable (ImageTask.Progress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ImageResponse, Error>) -> Void
     ) -> ImageTask {
         let task = imageTask(with: request)

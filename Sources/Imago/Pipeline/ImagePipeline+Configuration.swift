@@ -12,7 +12,7 @@ extension ImagePipeline {
         /// Apple platforms.
         public var dataLoader: any DataLoading
         /// Turns bytes into images: the decoders tried by format, yours before the built-in
-        /// ``ImageDecoder``. Default: ``ImageDecoderRegistry/init()``, the built-in decoder only
+        /// decoder. Default: ``ImageDecoderRegistry/init()``, the built-in decoder only
         /// (libjpeg-turbo, libpng, libwebp, libheif, libavif and a GIF decoder on Linux, ImageIO on
         /// Apple). Add a format with `configuration.decoders.register(MyDecoder())`.
         public var decoders: ImageDecoderRegistry
@@ -24,7 +24,7 @@ extension ImagePipeline {
         public var decodingPolicy: DecodingPolicy
         /// Decoded images, for instant hits. Default: a ``MemoryCache`` with its default limits
         /// (20% of physical memory up to 512 MiB, 1,000 images); `nil` turns it off.
-        public var memoryCache: ImageMemoryCache?
+        public var memoryCache: MemoryCache<CacheKey, ImageContainer>?
         /// Downloaded bytes, across launches. Default: `nil`, no disk cache: pass a ``DiskCache``
         /// (for example `try DiskCache(directory: DiskCache.defaultDirectory())`) to keep them.
         public var diskCache: DiskCache?
@@ -112,7 +112,7 @@ extension ImagePipeline {
             decoders: ImageDecoderRegistry = ImageDecoderRegistry(),
             decodingLimits: DecodingLimits = DecodingLimits(),
             decodingPolicy: DecodingPolicy = .lenient,
-            memoryCache: ImageMemoryCache? = MemoryCache(),
+            memoryCache: MemoryCache<CacheKey, ImageContainer>? = MemoryCache(),
             diskCache: DiskCache? = nil,
             cacheLayers: [any CacheLayer] = [],
             storesProcessedImagesOnDisk: Bool = false,
@@ -131,7 +131,7 @@ extension ImagePipeline {
         ) {
             precondition(maximumConcurrentDownloads >= 1, "maximumConcurrentDownloads must be at least 1")
             self.dataLoader = dataLoader ?? Self.makeDefaultDataLoader(
-                configuration: DataLoaderConfiguration(maximumConnections: maximumConcurrentDownloads))
+                configuration: DataLoader.Configuration(maximumConnections: maximumConcurrentDownloads))
             self.decoders = decoders
             self.decodingLimits = decodingLimits
             self.decodingPolicy = decodingPolicy
@@ -162,7 +162,7 @@ extension ImagePipeline {
         /// The platform's default loader: `HTTPClientDataLoader` on Linux, `URLSessionDataLoader`
         /// on Apple platforms.
         public static func makeDefaultDataLoader(
-            configuration: DataLoaderConfiguration = DataLoaderConfiguration()
+            configuration: DataLoader.Configuration = DataLoader.Configuration()
         ) -> any DataLoading {
             #if os(Linux)
             HTTPClientDataLoader(configuration: configuration)

@@ -10,7 +10,7 @@ extension ImagePipeline {
         let source: ImageResponse.Source
         /// How the bytes, and what is made from them, may be kept on disk.
         let storage: DiskStorage
-        let timing: StageTiming
+        let timing: ImageResponse.Timing
         /// When the original's disk entry stops being fresh (stored, read or refreshed): processed
         /// variants made from these bytes are stored to expire with it.
         let expiry: DiskCache.Expiry
@@ -19,7 +19,7 @@ extension ImagePipeline {
         private let diskWriteClaimed = Atomic<Bool>(false)
 
         init(
-            data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: StageTiming,
+            data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: ImageResponse.Timing,
             expiry: DiskCache.Expiry = .lifetime(nil), resumedByteCount: Int = 0
         ) {
             self.data = data
@@ -46,7 +46,7 @@ extension ImagePipeline {
     /// The original bytes for `request`: joins the download or disk read under way for its
     /// original key, or starts one.
     func loadData(
-        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)?,
         updates: (@Sendable (WorkUpdate) -> Void)? = nil,
         onWaiting: (InFlightTable<WorkKey, LoadedData>.WaiterHandle) -> Void
     ) async throws(Error) -> LoadedData {
@@ -64,7 +64,7 @@ extension ImagePipeline {
     private func fetchData(
         for request: ImageRequest, context: InFlightTable<WorkKey, LoadedData>.Context
     ) async throws(Error) -> LoadedData {
-        var timing = StageTiming()
+        var timing = ImageResponse.Timing()
         let clock = ContinuousClock()
         var stale: DiskCache.Entry?
         let hasLocalTiers = configuration.diskCache != nil || !configuration.cacheLayers.isEmpty
@@ -117,7 +117,7 @@ extension ImagePipeline {
     /// means is decided by a ``DownloadStateMachine``, and how an attempt resumes the bytes an
     /// earlier one left by a ``ResumptionStateMachine``.
     private func download(
-        _ request: ImageRequest, stale: DiskCache.Entry?, timing: StageTiming,
+        _ request: ImageRequest, stale: DiskCache.Entry?, timing: ImageResponse.Timing,
         context: InFlightTable<WorkKey, LoadedData>.Context
     ) async throws(Error) -> LoadedData {
         var timing = timing
@@ -127,7 +127,7 @@ extension ImagePipeline {
             honoursHTTPCacheHeaders: configuration.honoursHTTPCacheHeaders,
             servesExpiredEntries: configuration.servesExpiredEntries,
             staleValidators: stale.map { HTTPCacheHeaders(metadata: $0.metadata) })
-        let dataRequest = DataRequest(
+        let dataRequest = DataLoader.Request(
             url: request.url, headers: machine.headers(adding: request.headers),
             credentialHeaderNames: request.credentialHeaderNames)
         let store = configuration.resumableData
@@ -153,7 +153,7 @@ extension ImagePipeline {
             let observer = downloadObserver(
                 resumption, attempt: machine.attempts, store: store, headers: request.headers, context: context)
             do throws(Error) {
-                let response: DataResponse
+                let response: DataLoader.Response
                 if let kept {
                     // It holds no scheduler slot any more (its starter's ended with it): waiting for
                     // one would only delay what is under way.
@@ -163,7 +163,7 @@ extension ImagePipeline {
                     response = try await scheduler.run(
                         priority: context.priority, cancellation: .cancelled(request.url),
                         onTicket: { ticket in context.observePriority { ticket.updatePriority($0) } }
-                    ) { [attemptRequest] () async throws(Error) -> DataResponse in
+                    ) { [attemptRequest] () async throws(Error) -> DataLoader.Response in
                         startedAt = clock.now
                         let prepared = try await prepare(attemptRequest)
                         guard let loader = downloadStarter else {
@@ -260,7 +260,7 @@ extension ImagePipeline {
     /// has ended, it is forgotten.
     private func response(
         of download: any StartedDownload, url: URL, context: InFlightTable<WorkKey, LoadedData>.Context
-    ) async throws(Error) -> DataResponse {
+    ) async throws(Error) -> DataLoader.Response {
         do throws(Error) {
             let response = try await download.response(cancelling: false)
             context.discardKept()
@@ -318,19 +318,19 @@ extension ImagePipeline {
 
         /// The loader's count; a resumed download reports from ``receivedBody(_:)`` instead, where
         /// the bytes kept from before are added.
-        func progress(_ progress: DownloadProgress) {
+        func progress(_ progress: ImageTask.Progress) {
             if !resumes { context.report(progress) }
         }
 
         /// The body so far goes to the image works that decode previews from it (none asked:
         /// nothing sent).
-        func receivedBody(_ received: DataResponse) {
+        func receivedBody(_ received: DataLoader.Response) {
             if resumes { context.report(resumption.progress(of: received)) }
             guard context.wantsUpdates else { return }
             context.send(.body(ReceivedBody(kept: resumption.keptData(for: received), received: received.data, attempt: attempt)))
         }
 
-        func interrupted(_ received: DataResponse) {
+        func interrupted(_ received: DataLoader.Response) {
             guard let keeping, let kept = resumption.resumableData(from: received) else { return }
             keeping.store.store(kept, for: ResumableDataStore.Key(url: resumption.url, headers: keeping.headers))
             // The URL is written out only here: redacting it parses it, too dear for every download.

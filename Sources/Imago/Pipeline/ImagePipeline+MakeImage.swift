@@ -128,7 +128,7 @@ extension ImagePipeline {
             diskWriter.removeProcessed(for: request)
             return nil
         }
-        var timing = StageTiming()
+        var timing = ImageResponse.Timing()
         timing.diskRead = clock.now - start
         storeInMemory(container, for: request)
         return ImageResponse(container: container, source: source, encodedByteCount: data.count, timing: timing)

@@ -1,9 +1,10 @@
 import Foundation
 
 extension ImagePipeline {
-    /// A source's bytes with what the pipeline knows of their freshness: for callers that decode
-    /// the bytes themselves and keep what they make (an image proxy's decoded sources, say), so
-    /// that what they keep expires, and is dropped, with its source.
+    /// A source's original bytes, where they came from and what the pipeline knows of their
+    /// freshness, as ``data(for:)`` returns them: callers that decode the bytes themselves and
+    /// keep what they make (an image proxy's decoded sources, say) let what they keep expire, and
+    /// drop it, with its source.
     public struct OriginalData: Sendable {
         /// The original bytes.
         public var data: Data
@@ -20,15 +21,9 @@ extension ImagePipeline {
         public var fingerprint: String
     }
 
-    /// The original bytes for `request`, from the disk cache (or a cache layer) or the network,
-    /// as ``data(for:)`` loads them (joining a download under way for the same URL, storing
-    /// downloaded bytes on disk when their header is a valid image's), with their freshness.
-    public func originalData(for request: ImageRequest) async throws(Error) -> OriginalData {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .unsupportedScheme(request.url)
-        }
-        let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
+    /// What ``data(for:)`` returns for `loaded`: its expiry made a date (a lifetime counts from
+    /// now, or the disk cache's entry lifetime when the source set none).
+    func originalData(_ loaded: LoadedData) -> OriginalData {
         let expiresAt: Date?
         switch loaded.expiry {
         case .date(let date):

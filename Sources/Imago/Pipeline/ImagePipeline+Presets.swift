@@ -6,7 +6,7 @@ extension ImagePipeline.Configuration {
     /// For image-heavy screens on capable hardware: 12 concurrent downloads, a memory cache twice
     /// the default (40% of physical memory, at most 1 GiB, 3,000 images).
     public static var highPerformance: Self {
-        let memory = ImageMemoryCache.Configuration.defaultCostLimit
+        let memory = MemoryCache<CacheKey, ImageContainer>.Configuration.defaultCostLimit
         return Self(
             memoryCache: MemoryCache(configuration: .init(costLimit: min(memory * 2, 1 << 30), countLimit: 3_000)),
             maximumConcurrentDownloads: 12)

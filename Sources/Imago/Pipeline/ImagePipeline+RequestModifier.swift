@@ -5,10 +5,10 @@ extension ImagePipeline {
     /// Throwing stops that attempt: an ``ImagePipeline/Error`` as it is, `CancellationError` as
     /// ``ImagePipeline/Error/cancelled(_:)``, anything else as
     /// ``ImagePipeline/Error/connectionFailed(_:reason:)`` (transient, so the retry policy applies).
-    public typealias RequestModifier = @Sendable (DataRequest) async throws -> DataRequest
+    public typealias RequestModifier = @Sendable (DataLoader.Request) async throws -> DataLoader.Request
 
     /// The request of one download attempt, after the configured modifier.
-    func prepare(_ request: DataRequest) async throws(Error) -> DataRequest {
+    func prepare(_ request: DataLoader.Request) async throws(Error) -> DataLoader.Request {
         guard let modifier = configuration.requestModifier else { return request }
         do {
             return try await modifier(request)

@@ -31,7 +31,7 @@ public final class ImagePipeline: Sendable {
     let random = Mutex(SystemRandomNumberGenerator())
 
     /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
-    private let memory: ImageMemoryCache?
+    private let memory: MemoryCache<CacheKey, ImageContainer>?
     /// ``Configuration/dataLoader`` when its downloads are bound to no task (see
     /// ``DownloadStarting``), cast once: a cast to a protocol looks the conformance up each time.
     let downloadStarter: (any DownloadStarting)?
@@ -48,8 +48,9 @@ public final class ImagePipeline: Sendable {
 
     deinit { broadcaster.finish() }
 
-    /// The memory cache, when there is one.
-    public var memoryCache: ImageMemoryCache? { memory }
+    /// The memory cache, when there is one (package access: users read and write it through
+    /// ``cache``, and may keep the ``Configuration/memoryCache`` they made).
+    package var memoryCache: MemoryCache<CacheKey, ImageContainer>? { memory }
     /// The disk cache, when there is one.
     public var diskCache: DiskCache? { configuration.diskCache }
 
@@ -61,7 +62,7 @@ public final class ImagePipeline: Sendable {
     /// - Parameter progress: told how the download advances, from any thread (never for cache hits).
     /// - Throws: ``ImagePipeline/Error``; `cancelled` when the calling task is cancelled.
     public func image(
-        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
+        for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)? = nil
     ) async throws(Error) -> ImageResponse {
         try await image(for: request, progress: progress, preview: nil, onWaiting: { _ in })
     }
@@ -75,20 +76,20 @@ public final class ImagePipeline: Sendable {
     /// ``image(for:progress:)`` that also hands out the previews of the image (when it has any)
     /// and the caller's place among the waiters, so an ``ImageTask`` can change its priority.
     func image(
-        for request: ImageRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)?,
         preview: (@Sendable (ImagePreview) -> Void)?,
         onWaiting: (InFlightTable<WorkKey, ImageResponse>.WaiterHandle) -> Void
     ) async throws(Error) -> ImageResponse {
         try validate(request)
         let start = ContinuousClock.now
         if let cached = cachedImage(for: request) {
-            var timing = StageTiming()
+            var timing = ImageResponse.Timing()
             timing.total = ContinuousClock.now - start
             broadcaster.send(.completed(request.url, source: .memory, timing: timing))
             return ImageResponse(container: cached, source: .memory, timing: timing)
         }
         broadcaster.send(.started(request.url, key: request.processedKey))
-        var reporter: (@Sendable (DownloadProgress) -> Void)?
+        var reporter: (@Sendable (ImageTask.Progress) -> Void)?
         if broadcaster.isActive || progress != nil {
             let broadcaster = self.broadcaster
             let url = request.url
@@ -124,8 +125,9 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// The image for `request` if the memory cache holds it, without any other work.
-    public func cachedImage(for request: ImageRequest) -> ImageContainer? {
+    /// The image for `request` if the memory cache holds it, without any other work: what
+    /// `cache[request]` reads, and the UI model's synchronous first look (package access).
+    package func cachedImage(for request: ImageRequest) -> ImageContainer? {
         guard request.cachePolicy.readsMemory, let memory else { return nil }
         guard let cached = memory.value(forKey: request.processedKey) else {
             metrics.memoryMisses.increment()
@@ -144,13 +146,24 @@ public final class ImagePipeline: Sendable {
     // MARK: - Data
 
     /// The original bytes of the image for `request`, from the disk cache (or a cache layer) or
-    /// the network, and where they came from. The memory cache holds decoded images only, so it is
-    /// not consulted. Downloaded bytes are stored on disk when their header is a valid image's.
-    public func data(for request: ImageRequest) async throws(Error) -> (Data, ImageResponse.Source) {
+    /// the network, with where they came from and their freshness: the one way to read original
+    /// bytes. The memory cache holds decoded images only, so it is not consulted. A download under
+    /// way for the same URL is joined; downloaded bytes are stored on disk when their header is a
+    /// valid image's.
+    ///
+    /// A cache-only read is the same call with ``ImageRequest/CachePolicy/returnCacheDataDontLoad``:
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: url)
+    /// request.cachePolicy = .returnCacheDataDontLoad
+    /// let cached = try? await pipeline.data(for: request).data  // nil when not on disk
+    /// ```
+    /// - Throws: what loading throws (``Error/notCached(_:)`` for a cache-only read that misses).
+    public func data(for request: ImageRequest) async throws(Error) -> OriginalData {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
         diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
-        return (loaded.data, loaded.source)
+        return originalData(loaded)
     }
 
     /// Waits until every disk write started so far has finished. Writes run off the response

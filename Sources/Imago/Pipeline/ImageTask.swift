@@ -11,7 +11,7 @@ public final class ImageTask: Sendable {
     /// Download progress, ending when the load ends. One consumer at a time. A successful load
     /// always ends with an element whose `completed` equals its `total` (the encoded size, or 0
     /// for a memory hit), so a progress bar reaches 100% whatever the source.
-    public let progress: AsyncStream<DownloadProgress>
+    public let progress: AsyncStream<ImageTask.Progress>
     /// This load's own events: `started`, any `progress` and, when the request shows previews
     /// (``ImagePipeline/Configuration/decodesPreviews``), each `preview`, then `completed`, `failed`
     /// or `cancelled`; no preview comes after the end. Buffered from the moment the task is made,
@@ -36,7 +36,7 @@ public final class ImageTask: Sendable {
     init(request: ImageRequest, pipeline: ImagePipeline) {
         self.request = request
         let (progress, continuation) = AsyncStream.makeStream(
-            of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
+            of: ImageTask.Progress.self, bufferingPolicy: .bufferingNewest(64))
         self.progress = progress
         let (events, eventContinuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .unbounded)
         self.events = events
@@ -68,7 +68,7 @@ public final class ImageTask: Sendable {
                         if priority != request.priority { handle.updatePriority(priority) }
                     })
                 let size = Int64(response.encodedByteCount ?? 0)
-                continuation.yield(DownloadProgress(completed: size, total: size))
+                continuation.yield(ImageTask.Progress(completed: size, total: size))
                 eventContinuation.yield(.completed(request.url, source: response.source, timing: response.timing))
                 return .success(response)
             } catch {

@@ -87,18 +87,18 @@ struct ResumptionStateMachine {
 
     /// How far the attempt has come after `received`, counted from the first byte of the image:
     /// a `206` continuing the kept bytes counts them as done.
-    func progress(of received: DataResponse) -> DownloadProgress {
+    func progress(of received: DataLoader.Response) -> ImageTask.Progress {
         let expected = Self.declaredLength(received.headers)
         if let partial, received.statusCode == 206, inconsistency(of: received.headers, with: partial) == nil {
-            return DownloadProgress(
+            return ImageTask.Progress(
                 completed: Int64(partial.data.count) + Int64(received.data.count), total: Int64(partial.totalLength))
         }
-        return DownloadProgress(completed: Int64(received.data.count), total: expected.map(Int64.init))
+        return ImageTask.Progress(completed: Int64(received.data.count), total: expected.map(Int64.init))
     }
 
     /// The kept bytes that come before `received`'s body: all of them for a `206` that continues
     /// them, none otherwise (a `200` is whole by itself).
-    func keptData(for received: DataResponse) -> Data {
+    func keptData(for received: DataLoader.Response) -> Data {
         guard let partial, received.statusCode == 206, inconsistency(of: received.headers, with: partial) == nil else {
             return Data()
         }
@@ -107,7 +107,7 @@ struct ResumptionStateMachine {
 
     /// What to keep of an attempt that stopped early after `received` arrived, for the next one to
     /// resume: `nil` when the response cannot be resumed or holds nothing worth keeping.
-    func resumableData(from received: DataResponse) -> ResumableData? {
+    func resumableData(from received: DataLoader.Response) -> ResumableData? {
         guard isResumable, !received.data.isEmpty else { return nil }
         let headers = received.headers
         if received.statusCode == 206 {

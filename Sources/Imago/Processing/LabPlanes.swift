@@ -1,7 +1,7 @@
 import Foundation
 
 /// An image's CIE L*a*b* (D65) as three planes of floats, from its sRGB pixels (alpha ignored):
-/// what perceptual analyses such as ``SmartCropProcessor`` measure.
+/// what perceptual analyses such as ``ImageProcessors/SmartCrop`` measure.
 struct LabPlanes {
     let width: Int
     let height: Int

@@ -3,10 +3,10 @@
 ///
 /// This is what ``ImageRequest/maximumPixelSize`` applies; first among a request's processors,
 /// it is the same request (the image is decoded at a reduced scale for it). Resampling is Lanczos-3 in
-/// premultiplied alpha, as in ``ResizeProcessor``; a reduction of 4x or more first averages
+/// premultiplied alpha, as in ``ImageProcessors/Resize``; a reduction of 4x or more first averages
 /// integer blocks (`BoxReducer`) down to no less than twice the size, as Pillow's `thumbnail()`
 /// does, so its cost is set by the source once and by the small image after.
-public struct ThumbnailProcessor: BitmapProcessing, Hashable {
+package struct ThumbnailProcessor: BitmapProcessing, Hashable {
     /// The longest side the result may have, in pixels.
     public let maximumPixelSize: Int
 
@@ -70,8 +70,8 @@ public struct ThumbnailProcessor: BitmapProcessing, Hashable {
     }
 
     /// A thumbnail is a fit into a square of the maximum size, without enlarging.
-    private var fit: ResizeProcessor {
-        ResizeProcessor(
+    private var fit: ImageProcessors.Resize {
+        ImageProcessors.Resize(
             size: PixelSize(width: maximumPixelSize, height: maximumPixelSize), contentMode: .aspectFit)
     }
 }

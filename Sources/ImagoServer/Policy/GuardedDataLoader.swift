@@ -32,7 +32,7 @@ import Synchronization
 /// ``SourcePolicy/refusalMarker``; that reason names hosts and addresses for the operator's log,
 /// and ``SourcePolicy/clientMessage(forLoaderReason:)`` gives the part a client may see.
 public final class GuardedDataLoader: DataLoading {
-    public let configuration: DataLoaderConfiguration
+    public let configuration: DataLoader.Configuration
     public let policy: SourcePolicy
     private let resolver: any HostResolving
     private let clients: HTTPClientPool
@@ -45,7 +45,7 @@ public final class GuardedDataLoader: DataLoading {
     /// `configuration`'s limits.
     public convenience init(
         policy: SourcePolicy, resolver: any HostResolving = SystemResolver(),
-        configuration: DataLoaderConfiguration = DataLoaderConfiguration()
+        configuration: DataLoader.Configuration = DataLoader.Configuration()
     ) {
         self.init(
             policy: policy, resolver: resolver, configuration: configuration, keptClients: Self.maximumKeptClients,
@@ -55,7 +55,7 @@ public final class GuardedDataLoader: DataLoading {
     /// A loader that keeps `keptClients` clients and trusts what `tlsConfiguration` trusts
     /// (`nil`: the system's roots); tests pass a small pool and their own certificate authority.
     package init(
-        policy: SourcePolicy, resolver: any HostResolving, configuration: DataLoaderConfiguration,
+        policy: SourcePolicy, resolver: any HostResolving, configuration: DataLoader.Configuration,
         keptClients: Int, tlsConfiguration: TLSConfiguration?
     ) {
         self.policy = policy
@@ -79,8 +79,8 @@ public final class GuardedDataLoader: DataLoading {
     public static let maximumBodySizeHeader = "X-Imago-Maximum-Body-Size"
 
     public func loadData(
-        for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async throws(ImagePipeline.Error) -> DataResponse {
+        for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         var stripped = request
         var configuration = self.configuration
         if let limit = stripped.headers.removeValue(forKey: Self.maximumBodySizeHeader).flatMap({ Int($0) }), limit >= 0 {

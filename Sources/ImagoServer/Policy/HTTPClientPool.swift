@@ -17,7 +17,7 @@ import Synchronization
 /// per-request override, no resolver hook, and verifies a certificate against the URL's host or
 /// the override's SNI only.)
 ///
-/// Each kept client holds at most ``DataLoaderConfiguration/maximumConnections`` idle connections
+/// Each kept client holds at most ``DataLoader/Configuration/maximumConnections`` idle connections
 /// (for AsyncHTTPClient's idle timeout, 60 s), so idle connections never exceed ``capacity``
 /// times that. A download leases the clients of its hops and releases them when it ends; an
 /// evicted client's shutdown starts when it is evicted idle or when its last lease ends, and runs
@@ -28,7 +28,7 @@ final class HTTPClientPool: Sendable {
     /// A download's claim on a client.
     typealias Lease = ClientLeases<HTTPClient>.Lease
 
-    private let configuration: DataLoaderConfiguration
+    private let configuration: DataLoader.Configuration
     private let tlsConfiguration: TLSConfiguration?
     private let leases: Mutex<ClientLeases<HTTPClient>>
 
@@ -37,7 +37,7 @@ final class HTTPClientPool: Sendable {
 
     /// A pool that keeps `capacity` clients, connecting with `configuration`'s limits and, for
     /// https, `tlsConfiguration` (`nil`: the system's trust roots).
-    init(capacity: Int, configuration: DataLoaderConfiguration, tlsConfiguration: TLSConfiguration?) {
+    init(capacity: Int, configuration: DataLoader.Configuration, tlsConfiguration: TLSConfiguration?) {
         self.configuration = configuration
         self.tlsConfiguration = tlsConfiguration
         self.leases = Mutex(ClientLeases(capacity: capacity))

@@ -17,7 +17,7 @@ import Synchronization
 /// Why a server-side store around the pipeline rather than inside it: the proxy decodes the bytes
 /// itself (at the reduction each request needs, with its own limits), and the pipeline's stages are
 /// left as they are; a library user who wants the same sharing can put this pattern around
-/// ``ImagePipeline/originalData(for:)``.
+/// ``ImagePipeline/data(for:)``.
 final class DecodedSourceStore: Sendable {
     /// One decode of one source.
     struct Key: Hashable, Sendable {

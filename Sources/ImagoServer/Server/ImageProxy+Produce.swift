@@ -113,7 +113,7 @@ extension ImageProxy {
         }
         var original: ImagePipeline.OriginalData
         do {
-            original = try await pipeline.originalData(for: request)
+            original = try await pipeline.data(for: request)
         } catch {
             throw ProxyError(error)
         }

@@ -32,7 +32,7 @@ public struct ImageProxyConfiguration: Sendable {
     public var decodingLimits: DecodingLimits
     /// The pipeline's download limits (bytes, timeouts). Default: 20 MiB bodies, 10 s to
     /// connect, 30 s in all.
-    public var loaderConfiguration: DataLoaderConfiguration
+    public var loaderConfiguration: DataLoader.Configuration
     /// Where access and start-up lines go. Default: a logger labelled `imago.serve`.
     public var logger: Logger
     /// Whether outputs are converted to sRGB and written without a colour profile, unless a URL
@@ -58,7 +58,7 @@ public struct ImageProxyConfiguration: Sendable {
         defaultQuality: Double = 0.8, signedMaxAge: Int = 31_536_000, unsignedMaxAge: Int = 3600,
         maximumConcurrentRequests: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, maximumQueuedRequests: Int = 64,
         retryAfterSeconds: Int = 1, responseCacheBytes: Int = 128 * 1024 * 1024, decodingLimits: DecodingLimits = DecodingLimits(),
-        loaderConfiguration: DataLoaderConfiguration = DataLoaderConfiguration(maximumBodySize: 20 * 1024 * 1024, maximumConnections: 16),
+        loaderConfiguration: DataLoader.Configuration = DataLoader.Configuration(maximumBodySize: 20 * 1024 * 1024, maximumConnections: 16),
         logger: Logger = Logger(label: "imago.serve")
     ) {
         self.signer = signer

@@ -14,7 +14,7 @@ struct ProxyRenderer {
     /// What extension and padding show; `nil`: transparent.
     var background: RGBA?
     /// How `g:sm` finds the interesting part. Default: attention, as imgproxy.
-    var smartCropStrategy: SmartCropProcessor.Strategy = .attention
+    var smartCropStrategy: ImageProcessors.SmartCrop.Strategy = .attention
 
     init(geometry: ProxyGeometry, options: ProcessingOptions) {
         self.geometry = geometry
@@ -28,7 +28,7 @@ struct ProxyRenderer {
         guard source.width > 0, source.height > 0 else {
             throw .processingFailed(nil, processor: "proxy", reason: "the image is empty")
         }
-        let image = try RotateProcessor(degrees: geometry.quarterTurns * 90).process(source)
+        let image = try ImageProcessors.Rotate(degrees: geometry.quarterTurns * 90).process(source)
         // Pixels of `image` per pixel of the full-resolution, rotated source.
         let scaleX = Double(image.width) / Double(geometry.rotatedSize.width)
         let scaleY = Double(image.height) / Double(geometry.rotatedSize.height)
@@ -39,7 +39,7 @@ struct ProxyRenderer {
             width: min(Double(geometry.crop.width) * scaleX, Double(image.width)),
             height: min(Double(geometry.crop.height) * scaleY, Double(image.height)))
         if geometry.cropIsSmart {
-            let finder = SmartCropProcessor(
+            let finder = ImageProcessors.SmartCrop(
                 width: max(1, Int(crop.width.rounded())), height: max(1, Int(crop.height.rounded())), strategy: smartCropStrategy)
             let origin = finder.origin(in: image)
             (crop.x, crop.y) = (Double(origin.x), Double(origin.y))
@@ -53,12 +53,12 @@ struct ProxyRenderer {
             x: crop.x + Double(result.x) * perOutputX, y: crop.y + Double(result.y) * perOutputY,
             width: Double(result.width) * perOutputX, height: Double(result.height) * perOutputY)
         if geometry.resultCropIsSmart {
-            let cropped = try CropProcessor(
+            let cropped = try ImageProcessors.Crop(
                 x: Int(crop.x.rounded(.down)), y: Int(crop.y.rounded(.down)),
                 width: max(1, min(Int(crop.width.rounded()), image.width - Int(crop.x.rounded(.down)))),
                 height: max(1, min(Int(crop.height.rounded()), image.height - Int(crop.y.rounded(.down))))
             ).process(image)
-            let finder = SmartCropProcessor(
+            let finder = ImageProcessors.SmartCrop(
                 width: max(1, Int(region.width.rounded())), height: max(1, Int(region.height.rounded())), strategy: smartCropStrategy)
             let origin = finder.origin(in: cropped)
             region.x = crop.x.rounded(.down) + Double(origin.x)
@@ -73,13 +73,13 @@ struct ProxyRenderer {
             image, region: Resampler.Region(x: region.x, y: region.y, width: region.width, height: region.height),
             to: geometry.contentSize)
 
-        if let blurSigma { content = try GaussianBlurProcessor(sigma: blurSigma).process(content) }
-        if let sharpenSigma { content = try SharpenProcessor(sigma: sharpenSigma).process(content) }
+        if let blurSigma { content = try ImageProcessors.GaussianBlur(sigma: blurSigma).process(content) }
+        if let sharpenSigma { content = try ImageProcessors.Sharpen(sigma: sharpenSigma).process(content) }
 
         let origin = geometry.contentOrigin
         let canvas = geometry.canvasSize
         let fill = background.map { RGBA($0.r, $0.g, $0.b, 255) } ?? RGBA(0, 0, 0, 0)
-        return try PaddingProcessor(
+        return try ImageProcessors.Padding(
             top: origin.y, right: canvas.width - content.width - origin.x, bottom: canvas.height - content.height - origin.y,
             left: origin.x, color: fill
         ).process(content)

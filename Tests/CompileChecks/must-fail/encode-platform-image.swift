@@ -1,7 +1,7 @@
 // expect-error: cannot convert value of type 'PlatformImage' to expected argument type 'Bitmap'
 import Imago
 
-// On Apple platforms `response.image` is a UIImage or NSImage, which no encoder takes.
+// On Apple platforms `response.image` is a UIImage or NSImage, which is no bitmap to encode.
 func encode(_ response: ImageResponse) throws -> [UInt8] {
-    Array(try PNGEncoder().encode(response.image))
+    Array(try ImageContainer(bitmap: response.image, format: .png).encoded(as: .png))
 }

@@ -3,7 +3,7 @@ import Imago
 
 // The platform-neutral counterparts of the must-fail snippets.
 func encode(_ response: ImageResponse) throws -> Data {
-    try PNGEncoder().encode(response.container.bitmap())
+    try ImageContainer(bitmap: response.container.bitmap(), format: .png).encoded(as: .png)
 }
 
 func width(of container: ImageContainer) throws -> Int {

@@ -41,7 +41,7 @@ struct CacheKeyStorageTests {
         #expect(request.originalKey.rawValue == "https://cdn.example.com/b.jpg")
         request.maximumPixelSize = 64
         expectKeysMatchFields(request, "thumbnail")
-        request.processors.append(CropProcessor(x: 0, y: 0, width: 10, height: 10))
+        request.processors.append(ImageProcessors.Crop(x: 0, y: 0, width: 10, height: 10))
         expectKeysMatchFields(request, "processor appended")
         #expect(request.processedKey != ImageRequest(url: request.url, maximumPixelSize: 64).processedKey)
         request.processors.removeAll()

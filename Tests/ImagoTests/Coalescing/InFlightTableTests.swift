@@ -55,7 +55,7 @@ struct InFlightTableTests {
         let context = try #require(await contexts.next())
         // Nobody asked yet: a report goes nowhere and the work is told not to make updates.
         #expect(!context.wantsUpdates)
-        context.report(DownloadProgress(completed: 1, total: 10))
+        context.report(ImageTask.Progress(completed: 1, total: 10))
 
         let heard = Heard()
         let second = Task {
@@ -67,7 +67,7 @@ struct InFlightTableTests {
         }
         #expect(await eventually { table.waiterCount(for: "k") == 2 })
         #expect(context.wantsUpdates)
-        context.report(DownloadProgress(completed: 5, total: 10))
+        context.report(ImageTask.Progress(completed: 5, total: 10))
         context.send(.body(ReceivedBody(kept: Data([1, 2]), received: Data([1, 2]), attempt: 1)))
         #expect(heard.progress.withLock { $0 } == [5])
         #expect(heard.updates.withLock { $0 } == 1)
@@ -76,7 +76,7 @@ struct InFlightTableTests {
         second.cancel()
         await #expect(throws: ImagePipeline.Error.self) { try await second.value }
         #expect(!context.wantsUpdates)
-        context.report(DownloadProgress(completed: 9, total: 10))
+        context.report(ImageTask.Progress(completed: 9, total: 10))
         #expect(heard.progress.withLock { $0 } == [5])
 
         work.release()

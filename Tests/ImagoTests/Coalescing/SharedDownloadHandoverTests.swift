@@ -105,8 +105,8 @@ struct SharedDownloadHandoverTests {
             await #expect(throws: ImagePipeline.Error.cancelled(url)) { try await first.value }
             fixture.server.release("/photo.jpg")
             for other in others {
-                let (data, source) = try await other.value
-                #expect(data == bytes && source == .network)
+                let original = try await other.value
+                #expect(original.data == bytes && original.source == .network)
             }
             // A download started again for them would have been a second request.
             #expect(fixture.server.requestCount(for: "/photo.jpg") == 1)
@@ -121,7 +121,7 @@ struct SharedDownloadHandoverTests {
             // Time limits far beyond the test's wait, which is shorter than the body limit (50 MiB)
             // takes to reach at loopback speed: the download stops because everyone left.
             let loader = HTTPClientDataLoader(
-                configuration: DataLoaderConfiguration(downloadTimeout: .seconds(600), stallTimeout: .seconds(600)))
+                configuration: DataLoader.Configuration(downloadTimeout: .seconds(600), stallTimeout: .seconds(600)))
             var configuration = try fixture.configuration()
             configuration.dataLoader = loader
             let pipeline = ImagePipeline(configuration: configuration)

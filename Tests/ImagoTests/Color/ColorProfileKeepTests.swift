@@ -76,7 +76,7 @@ struct ColorProfileKeepTests {
 
     @Test func processingKeepsTheProfile() throws {
         let kept = try ImageDecoder.decode(ColorFixture.data("displayp3.png"), colorProfileHandling: .keep)
-        let resized = try ResizeProcessor(size: PixelSize(width: 40, height: 30), contentMode: .aspectFit).process(kept)
+        let resized = try ImageProcessors.Resize(size: PixelSize(width: 40, height: 30), contentMode: .aspectFit).process(kept)
         #expect(resized.colorProfile == kept.colorProfile && resized.colorProfileHandling == .keep)
     }
 

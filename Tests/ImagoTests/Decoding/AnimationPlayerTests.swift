@@ -7,7 +7,7 @@ import Testing
 /// The player on a manual clock: frames appear when due, loops end, off screen pauses and resumes
 /// where it stopped. Every wait is on state (a sleeper on the clock, a frame shown), never on time.
 @Suite struct AnimationPlayerTests {
-    typealias Player = AnimationPlayer<GIFFrameSource, ManualClock>
+    typealias Player = AnimationPlayer<ManualClock>
 
     /// A player of `fixture` recording the frames it shows.
     func makePlayer(_ fixture: String, clock: ManualClock) throws -> (Player, Locked<[Int]>) {

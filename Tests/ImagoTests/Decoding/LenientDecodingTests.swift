@@ -84,7 +84,7 @@ import Testing
         bytes[sos + 6] = 0x33  // the first component's DC/AC tables: 3 and 3, never defined
         let container = try Self.expectLenientRepairsWhatStrictRefuses(
             Data(bytes), size: PixelSize(width: 64, height: 48), "undefined Huffman table")
-        #expect(container.repairs.contains(ImageRepair(.missingRows(0..<48))), "\(container.repairs)")
+        #expect(container.repairs.contains(ImageContainer.Repair(.missingRows(0..<48))), "\(container.repairs)")
     }
 
     /// Lenient decoding at a DCT scale: the repairs count rows of the scaled output.
@@ -123,7 +123,7 @@ import Testing
         var gif = GIFBuilder(width: 10, height: 10)
         gif.image(width: 10, height: 10, indices: [UInt8](repeating: 2, count: 99))
         let container = try Self.expectLenientRepairsWhatStrictRefuses(gif.data, size: PixelSize(width: 10, height: 10), "one short")
-        #expect(container.repairs.contains(ImageRepair(.missingPixels(frame: 0, count: 1))), "\(container.repairs)")
+        #expect(container.repairs.contains(ImageContainer.Repair(.missingPixels(frame: 0, count: 1))), "\(container.repairs)")
         let bitmap = try container.bitmap()
         #expect(bitmap[8, 9] == RGBA(0, 255, 0, 255))
         #expect(bitmap[9, 9].a == 0)
@@ -136,7 +136,7 @@ import Testing
         let cut = Data(gif.bytes.dropLast(20))
         let container = try Self.expectLenientRepairsWhatStrictRefuses(cut, size: PixelSize(width: 8, height: 8), "cut animation")
         #expect(container.frames.count == 3)
-        #expect(container.repairs.contains(ImageRepair(.framesKept(kept: 3, of: nil))), "\(container.repairs)")
+        #expect(container.repairs.contains(ImageContainer.Repair(.framesKept(kept: 3, of: nil))), "\(container.repairs)")
         #expect(container.repairs.map(\.description).contains("3 frames kept"))
     }
 
@@ -192,7 +192,7 @@ import Testing
     // MARK: The report
 
     @Test(arguments: [
-        (ImageRepair.Kind.missingRows(412..<768), "rows 412–767 missing"),
+        (ImageContainer.Repair.Kind.missingRows(412..<768), "rows 412–767 missing"),
         (.missingRows(9..<10), "row 9 missing"),
         (.framesKept(kept: 3, of: 8), "3 frames of 8 kept"),
         (.framesKept(kept: 1, of: nil), "1 frame kept"),
@@ -200,8 +200,8 @@ import Testing
         (.ignoredChecksum, "checksum mismatch ignored"),
         (.corruptData("bad Huffman code"), "corrupt data: bad Huffman code"),
     ])
-    func repairsDescribeThemselvesInOneLine(_ kind: ImageRepair.Kind, _ text: String) {
-        #expect(ImageRepair(kind).description == text)
+    func repairsDescribeThemselvesInOneLine(_ kind: ImageContainer.Repair.Kind, _ text: String) {
+        #expect(ImageContainer.Repair(kind).description == text)
     }
 }
 

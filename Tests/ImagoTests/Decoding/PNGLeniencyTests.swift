@@ -33,7 +33,7 @@ import Testing
         builder.filterBytes = [row: 9]
         let container = try Self.decode(builder.data)
         #expect(try container.bitmap() == Self.keeping(row, of: Self.picture))
-        #expect(container.repairs == [ImageRepair(.missingRows(row..<40))])
+        #expect(container.repairs == [ImageContainer.Repair(.missingRows(row..<40))])
         let error = #expect(throws: ImagePipeline.Error.self) { try Self.decode(builder.data, policy: .strict) }
         #expect(error?.description.contains("bad adaptive filter value") == true, "\(String(describing: error))")
     }
@@ -54,7 +54,7 @@ import Testing
         let data = builder.data.prefix(cut)
         let container = try Self.decode(data)
         #expect(try container.bitmap() == Self.keeping(10, of: Self.picture))
-        #expect(container.repairs == [ImageRepair(.missingRows(10..<40))])
+        #expect(container.repairs == [ImageContainer.Repair(.missingRows(10..<40))])
         #expect(throws: ImagePipeline.Error.self) { try Self.decode(data, policy: .strict) }
     }
 
@@ -65,7 +65,7 @@ import Testing
         if idat { builder.badIDATChecksum = true } else { builder.badTextChecksum = true }
         let container = try Self.decode(builder.data)
         #expect(try container.bitmap() == Self.picture)
-        #expect(container.repairs == [ImageRepair(.ignoredChecksum)])
+        #expect(container.repairs == [ImageContainer.Repair(.ignoredChecksum)])
         if idat {
             let error = #expect(throws: ImagePipeline.Error.self) { try Self.decode(builder.data, policy: .strict) }
             #expect(error?.description.contains("CRC") == true, "\(String(describing: error))")

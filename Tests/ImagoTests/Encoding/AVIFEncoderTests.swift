@@ -39,7 +39,8 @@ import Testing
         let low = try AVIFEncoder(quality: 0.2).encode(original)
         let high = try AVIFEncoder(quality: 0.95).encode(original)
         #expect(low.count < high.count)
-        #expect(AVIFEncoder(quality: 3).quality == 1 && AVIFEncoder(quality: .nan).quality == 0.8)
+        #expect(AVIFEncoder(quality: 3).quality == 1 && AVIFEncoder(quality: .nan).quality == ImageContainer.defaultEncodingQuality)
+        #expect(AVIFEncoder().quality == ImageContainer.defaultEncodingQuality, "one default quality for every lossy format")
         #expect(AVIFEncoder(speed: 99).speed == 10 && AVIFEncoder().speed == 9)
     }
 

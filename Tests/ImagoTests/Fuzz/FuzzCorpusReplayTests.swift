@@ -272,7 +272,7 @@ enum FuzzCorpus {
         _ = HTTPHeaderParser.acceptsByteRanges(headers["accept-ranges"])
         let url = URL(string: "http://127.0.0.1/fuzz.jpg")!
         let kept = Data(repeating: 7, count: 40)
-        let received = DataResponse(data: body, statusCode: statusCode, headers: headers)
+        let received = DataLoader.Response(data: body, statusCode: statusCode, headers: headers)
         for partial in [
             ResumableData(data: kept, totalLength: 100, etag: "\"v1\"", lastModified: nil),
             ResumableData(data: kept, totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
@@ -316,8 +316,8 @@ enum FuzzCorpus {
         let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
         if let value = headers["retry-after"] { _ = DownloadValidator.retryAfter(value, now: now) }
 
-        let request = DataRequest(url: URL(string: "http://127.0.0.1/fuzz.jpg")!, headers: ["If-None-Match": "\"x\""])
-        var validator = DownloadValidator(request: request, configuration: DataLoaderConfiguration())
+        let request = DataLoader.Request(url: URL(string: "http://127.0.0.1/fuzz.jpg")!, headers: ["If-None-Match": "\"x\""])
+        var validator = DownloadValidator(request: request, configuration: DataLoader.Configuration())
         do {
             try validator.receive(statusCode: statusCode, headers: fields)
             try validator.receive(Array("body".utf8))

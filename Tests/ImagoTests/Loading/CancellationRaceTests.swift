@@ -16,7 +16,7 @@ extension LoadingTests {
                 server.set("/slow.jpg", data: sampleBytes(64))
                 server.setBehavior("/slow.jpg", .delay(.milliseconds(200)))
                 let url = server.url(for: "/slow.jpg")
-                let loader = URLSessionDataLoader(configuration: DataLoaderConfiguration(maximumConnections: 8))
+                let loader = URLSessionDataLoader(configuration: DataLoader.Configuration(maximumConnections: 8))
                 var generator = SystemRandomNumberGenerator()
                 var outcomes: [String: Int] = [:]
                 for batch in 0..<(Self.rounds / 100) {

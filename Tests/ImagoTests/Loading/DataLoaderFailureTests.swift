@@ -130,8 +130,8 @@ extension LoadingTests {
             }
         }
 
-        private func limit(_ bytes: Int) -> DataLoaderConfiguration {
-            var configuration = DataLoaderConfiguration()
+        private func limit(_ bytes: Int) -> DataLoader.Configuration {
+            var configuration = DataLoader.Configuration()
             configuration.maximumBodySize = bytes
             // The body limit is what these tests provoke: the whole-download timeout stays out of
             // its way even when the 2 cores are shared with browser and fleet tests.

@@ -24,7 +24,7 @@ extension LoadingTests {
         func sendsUserAgentAndAcceptUnlessTheRequestSetsThem(_ kind: LoaderKind) async throws {
             try await withTestServer { server in
                 server.set("/a.png", data: sampleBytes(10))
-                var configuration = DataLoaderConfiguration()
+                var configuration = DataLoader.Configuration()
                 configuration.userAgent = "ImagoTests/1.0"
                 try await kind.withLoader(configuration) { loader in
                     _ = try await loader.load(server.url(for: "/a.png"))
@@ -47,7 +47,7 @@ extension LoadingTests {
                 server.set("/big.png", data: body)
                 let log = ProgressLog()
                 let response = try await kind.withLoader { loader in
-                    try await loader.loadData(for: DataRequest(url: server.url(for: "/big.png")), progress: log.record)
+                    try await loader.loadData(for: DataLoader.Request(url: server.url(for: "/big.png")), progress: log.record)
                 }
                 #expect(response.data == body)
                 let reports = log.all
@@ -67,7 +67,7 @@ extension LoadingTests {
                 server.setBehavior("/chunked.png", .chunked(chunkSize: 4_000))
                 let log = ProgressLog()
                 let response = try await kind.withLoader { loader in
-                    try await loader.loadData(for: DataRequest(url: server.url(for: "/chunked.png")), progress: log.record)
+                    try await loader.loadData(for: DataLoader.Request(url: server.url(for: "/chunked.png")), progress: log.record)
                 }
                 #expect(response.data == body)
                 #expect(log.all.allSatisfy { $0.total == nil })
@@ -147,7 +147,7 @@ extension LoadingTests {
                     server.set("/\(index).png", data: sampleBytes(100))
                     server.setBehavior("/\(index).png", .delay(.milliseconds(100)))
                 }
-                var configuration = DataLoaderConfiguration()
+                var configuration = DataLoader.Configuration()
                 configuration.maximumConnections = 2
                 try await kind.withLoader(configuration) { loader in
                     try await loader.loadConcurrently((0..<6).map { server.url(for: "/\($0).png") })

@@ -12,7 +12,7 @@ extension LoadingTests {
             try await withTestServer { server in
                 server.set("/slow.png", data: sampleBytes(100))
                 server.setBehavior("/slow.png", .delay(.seconds(20)))
-                var configuration = DataLoaderConfiguration()
+                var configuration = DataLoader.Configuration()
                 configuration.downloadTimeout = .milliseconds(300)
                 let url = server.url(for: "/slow.png")
                 let started = ContinuousClock.now
@@ -27,7 +27,7 @@ extension LoadingTests {
             try await withTestServer { server in
                 server.set("/slow.png", data: sampleBytes(1_000))
                 server.setBehavior("/slow.png", .trickle(bytesPerInterval: 100, interval: .seconds(20)))
-                var configuration = DataLoaderConfiguration()
+                var configuration = DataLoader.Configuration()
                 configuration.stallTimeout = .milliseconds(300)
                 let url = server.url(for: "/slow.png")
                 let started = ContinuousClock.now
@@ -42,7 +42,7 @@ extension LoadingTests {
             try await withTestServer { server in
                 server.set("/slow.png", data: sampleBytes(500))
                 server.setBehavior("/slow.png", .trickle(bytesPerInterval: 100, interval: .milliseconds(50)))
-                var configuration = DataLoaderConfiguration()
+                var configuration = DataLoader.Configuration()
                 // Far above the 50 ms gaps: the whole suite shares two cores with codec tests, so a
                 // short limit here would measure the machine's load, not the loader.
                 configuration.stallTimeout = .seconds(30)

@@ -10,12 +10,12 @@ extension LoadingTests {
     @Suite struct DownloadObserverTests {
         /// Collects what an observer is told, from the transport's threads.
         final class Recorder: Sendable {
-            private let state = Mutex<(bodies: [DataResponse], interruptions: [DataResponse], progress: [DownloadProgress])>(
+            private let state = Mutex<(bodies: [DataLoader.Response], interruptions: [DataLoader.Response], progress: [ImageTask.Progress])>(
                 ([], [], []))
 
-            var bodies: [DataResponse] { state.withLock { $0.bodies } }
-            var interruptions: [DataResponse] { state.withLock { $0.interruptions } }
-            var progress: [DownloadProgress] { state.withLock { $0.progress } }
+            var bodies: [DataLoader.Response] { state.withLock { $0.bodies } }
+            var interruptions: [DataLoader.Response] { state.withLock { $0.interruptions } }
+            var progress: [ImageTask.Progress] { state.withLock { $0.progress } }
 
             var observer: DownloadObserver {
                 DownloadObserver(
@@ -33,7 +33,7 @@ extension LoadingTests {
                 server.setBehavior("/a.jpg", .chunked(chunkSize: 4_000))
                 let recorder = Recorder()
                 let response = try await kind.withLoader { loader in
-                    try await loader.loadData(for: DataRequest(url: server.url(for: "/a.jpg")), observer: recorder.observer)
+                    try await loader.loadData(for: DataLoader.Request(url: server.url(for: "/a.jpg")), observer: recorder.observer)
                 }
                 #expect(response.data == bytes)
                 let bodies = recorder.bodies
@@ -60,7 +60,7 @@ extension LoadingTests {
                 let url = server.url(for: "/a.jpg")
                 let error = try await kind.withLoader { loader -> ImagePipeline.Error? in
                     do throws(ImagePipeline.Error) {
-                        _ = try await loader.loadData(for: DataRequest(url: url), observer: recorder.observer)
+                        _ = try await loader.loadData(for: DataLoader.Request(url: url), observer: recorder.observer)
                         return nil
                     } catch {
                         return error
@@ -87,7 +87,7 @@ extension LoadingTests {
                 let recorder = Recorder()
                 let url = server.url(for: "/a.jpg")
                 try await kind.withLoader { loader in
-                    let task = Task { try await loader.loadData(for: DataRequest(url: url), observer: recorder.observer) }
+                    let task = Task { try await loader.loadData(for: DataLoader.Request(url: url), observer: recorder.observer) }
                     #expect(await eventually { !recorder.bodies.isEmpty })
                     task.cancel()
                     let result = await task.result
@@ -104,17 +104,17 @@ extension LoadingTests {
         @Test func aLoaderWithoutItsOwnImplementationReportsProgressOnly() async throws {
             struct OldLoader: DataLoading {
                 func loadData(
-                    for request: DataRequest, progress: @escaping @Sendable (DownloadProgress) -> Void
-                ) async throws(ImagePipeline.Error) -> DataResponse {
-                    progress(DownloadProgress(completed: 3, total: 3))
-                    return DataResponse(data: Data([1, 2, 3]), statusCode: 200, headers: [:])
+                    for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+                ) async throws(ImagePipeline.Error) -> DataLoader.Response {
+                    progress(ImageTask.Progress(completed: 3, total: 3))
+                    return DataLoader.Response(data: Data([1, 2, 3]), statusCode: 200, headers: [:])
                 }
             }
             let recorder = Recorder()
             let response = try await OldLoader().loadData(
-                for: DataRequest(url: URL(string: "https://example.com/a.jpg")!), observer: recorder.observer)
+                for: DataLoader.Request(url: URL(string: "https://example.com/a.jpg")!), observer: recorder.observer)
             #expect(response.data == Data([1, 2, 3]))
-            #expect(recorder.progress == [DownloadProgress(completed: 3, total: 3)])
+            #expect(recorder.progress == [ImageTask.Progress(completed: 3, total: 3)])
             #expect(recorder.bodies.isEmpty)
         }
     }

@@ -15,7 +15,7 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Runs `body` with a new loader of this kind and shuts the loader down afterwards.
     func withLoader<Result>(
-        _ configuration: DataLoaderConfiguration = DataLoaderConfiguration(),
+        _ configuration: DataLoader.Configuration = DataLoader.Configuration(),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (any DataLoading) async throws -> Result
     ) async throws -> Result {
@@ -32,12 +32,12 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// A loader of this kind for a pipeline, which shuts it down with itself.
-    func makeDataLoader(_ configuration: DataLoaderConfiguration = DataLoaderConfiguration()) -> any DataLoading {
+    func makeDataLoader(_ configuration: DataLoader.Configuration = DataLoader.Configuration()) -> any DataLoading {
         makeLoader(configuration).0
     }
 
     private func makeLoader(
-        _ configuration: DataLoaderConfiguration
+        _ configuration: DataLoader.Configuration
     ) -> (any DataLoading, shutdown: @Sendable () async throws -> Void) {
         switch self {
         #if os(Linux)
@@ -54,19 +54,19 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// Collects progress reports, which arrive on the transport's threads.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[DownloadProgress]>([])
+    private let reports = Mutex<[ImageTask.Progress]>([])
 
-    var all: [DownloadProgress] { reports.withLock { $0 } }
+    var all: [ImageTask.Progress] { reports.withLock { $0 } }
 
-    @Sendable func record(_ progress: DownloadProgress) {
+    @Sendable func record(_ progress: ImageTask.Progress) {
         reports.withLock { $0.append(progress) }
     }
 }
 
 extension DataLoading {
     /// The response, ignoring progress.
-    func load(_ url: URL, headers: [String: String] = [:]) async throws(ImagePipeline.Error) -> DataResponse {
-        try await loadData(for: DataRequest(url: url, headers: headers)) { _ in }
+    func load(_ url: URL, headers: [String: String] = [:]) async throws(ImagePipeline.Error) -> DataLoader.Response {
+        try await loadData(for: DataLoader.Request(url: url, headers: headers)) { _ in }
     }
 
     /// Loads `urls` all at once and waits for every one of them.
@@ -82,10 +82,10 @@ extension DataLoading {
     /// The error that loading `url` ends with, or nil when it succeeds.
     func error(
         loading url: URL, headers: [String: String] = [:],
-        progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (ImageTask.Progress) -> Void = { _ in }
     ) async -> ImagePipeline.Error? {
         do {
-            _ = try await loadData(for: DataRequest(url: url, headers: headers), progress: progress)
+            _ = try await loadData(for: DataLoader.Request(url: url, headers: headers), progress: progress)
             return nil
         } catch {
             return error

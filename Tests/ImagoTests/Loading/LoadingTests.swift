@@ -17,7 +17,7 @@ extension LoadingTests {
             // waits for a core while the browser, fleet and soak tests load both (CI once saw the
             // default 15 s stall timeout expire here).
             var loader: HTTPClientDataLoader? = HTTPClientDataLoader(
-                configuration: DataLoaderConfiguration(
+                configuration: DataLoader.Configuration(
                     connectTimeout: .seconds(120), downloadTimeout: .seconds(300), stallTimeout: .seconds(120)))
             let response = try await loader?.load(server.url(for: "/a.png"))
             #expect(response?.data.count == 100)

@@ -11,7 +11,7 @@ import Testing
 
     static func policy(_ url: URL, marked: Set<String> = []) -> RedirectPolicy {
         RedirectPolicy(
-            request: DataRequest(url: url, credentialHeaderNames: marked),
+            request: DataLoader.Request(url: url, credentialHeaderNames: marked),
             headers: ["Authorization": "Bearer t", "X-Api-Key": "k", "Cookie": "c=1", "Accept": "image/*"])
     }
 
@@ -109,11 +109,11 @@ extension LoadingTests {
                     first.setBehavior("/s.jpg", .status(302, headers: ["Location": "/same.jpg"]))
                     let headers = ["Authorization": "Bearer secret", "X-Api-Key": "k", "X-Plain": "p", "Cookie": "c=1"]
                     try await kind.withLoader { loader in
-                        let request = DataRequest(
+                        let request = DataLoader.Request(
                             url: first.url(for: "/a.jpg"), headers: headers, credentialHeaderNames: ["x-api-key"])
                         let response = try await loader.loadData(for: request) { _ in }
                         #expect(response.data == sampleBytes(100))
-                        let sameOrigin = DataRequest(
+                        let sameOrigin = DataLoader.Request(
                             url: first.url(for: "/s.jpg"), headers: headers, credentialHeaderNames: ["x-api-key"])
                         #expect(try await loader.loadData(for: sameOrigin) { _ in }.data == sampleBytes(50))
                     }

@@ -16,7 +16,7 @@ struct CompletionAdapterTests {
         var events: [String] { state.withLock { $0.events } }
         var results: [Result<ImageResponse, ImagePipeline.Error>] { state.withLock { $0.results } }
 
-        func progress(_ progress: DownloadProgress) {
+        func progress(_ progress: ImageTask.Progress) {
             state.withLock { $0.events.append("progress") }
         }
 

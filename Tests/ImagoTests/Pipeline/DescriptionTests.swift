@@ -7,8 +7,8 @@ import Testing
 @Suite struct DescriptionTests {
     static let url = URL(string: "https://images.example.com/photos/a.jpg")!
 
-    static func timing() -> StageTiming {
-        var timing = StageTiming()
+    static func timing() -> ImageResponse.Timing {
+        var timing = ImageResponse.Timing()
         timing.queued = .microseconds(120)
         timing.download = .milliseconds(8)
         timing.decode = .microseconds(4_050)
@@ -32,7 +32,7 @@ import Testing
             (response.description, ["JPEG", "640x480", "network", "48.2 KB", "12.3 ms"]),
             (timing().description, ["total 12.3 ms", "queued 0.1 ms", "download 8.0 ms", "decode 4.1 ms", "3 attempts"]),
             (PipelineEvent.started(url, key: ImageRequest(url: url).processedKey).description, ["started", url.absoluteString]),
-            (PipelineEvent.progress(url, DownloadProgress(completed: 1_500, total: 3_000)).description,
+            (PipelineEvent.progress(url, ImageTask.Progress(completed: 1_500, total: 3_000)).description,
              ["progress", url.absoluteString, "1.5 KB of 3.0 KB"]),
             (PipelineEvent.completed(url, source: .disk, timing: timing()).description, ["completed", "disk", "12.3 ms"]),
             (PipelineEvent.failed(url, .httpStatus(url, statusCode: 503)).description, ["failed", "503"]),

@@ -49,8 +49,8 @@ struct ImagePipelineTests {
         try await PipelineFixture.with { fixture in
             let url = try fixture.serveJPEG(width: 1600, height: 1200)
             let option = ImageRequest(url: url, maximumPixelSize: 100)
-            let processor = ImageRequest(url: url, processors: [ThumbnailProcessor(maximumPixelSize: 100), CropProcessor.centerSquare])
-            let optionThenCrop = ImageRequest(url: url, maximumPixelSize: 100, processors: [CropProcessor.centerSquare])
+            let processor = ImageRequest(url: url, processors: [ThumbnailProcessor(maximumPixelSize: 100), ImageProcessors.Crop.centerSquare])
+            let optionThenCrop = ImageRequest(url: url, maximumPixelSize: 100, processors: [ImageProcessors.Crop.centerSquare])
             #expect(processor.processedKey == optionThenCrop.processedKey)
             var images: [Bitmap] = []
             for request in [optionThenCrop, processor] {
@@ -180,11 +180,13 @@ struct ImagePipelineTests {
         try await PipelineFixture.with { fixture in
             let url = try fixture.serveJPEG()
             let pipeline = try fixture.makePipeline()
-            let (data, source) = try await pipeline.data(for: ImageRequest(url: url))
+            let original = try await pipeline.data(for: ImageRequest(url: url))
+            let (data, source) = (original.data, original.source)
             #expect(source == .network)
             #expect(ImageFormat.sniff(data) == .jpeg)
             await pipeline.waitForDiskWrites()
-            let (again, secondSource) = try await fixture.makePipeline().data(for: ImageRequest(url: url))
+            let second = try await fixture.makePipeline().data(for: ImageRequest(url: url))
+            let (again, secondSource) = (second.data, second.source)
             #expect(secondSource == .disk)
             #expect(again == data)
         }
@@ -196,7 +198,7 @@ struct ImagePipelineTests {
             let url = try fixture.serveJPEG(width: 300, height: 200)
             let pipeline = try fixture.makePipeline()
             let task = pipeline.imageTask(with: ImageRequest(url: url))
-            var updates: [DownloadProgress] = []
+            var updates: [ImageTask.Progress] = []
             for await update in task.progress { updates.append(update) }
             let response = try await task.response
             #expect(response.source == .network)

@@ -16,7 +16,7 @@ import Testing
                 if source == "disk" { pipeline = try fixture.makePipeline() }
             }
             let task = pipeline.imageTask(with: ImageRequest(url: url))
-            var updates: [DownloadProgress] = []
+            var updates: [ImageTask.Progress] = []
             for await update in task.progress { updates.append(update) }
             #expect(try await task.response.source.rawValue == source)
             let last = try #require(updates.last)

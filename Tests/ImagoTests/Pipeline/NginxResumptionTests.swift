@@ -34,7 +34,7 @@ import Testing
         }
 
         let timeout = Duration.seconds(2)
-        let loader = kind.makeDataLoader(DataLoaderConfiguration(downloadTimeout: timeout))
+        let loader = kind.makeDataLoader(DataLoader.Configuration(downloadTimeout: timeout))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/photo.jpg"))
         let ping = try #require(URL(string: "http://127.0.0.1:\(port)/ping"))
         #expect(await eventually { (try? await loader.load(ping)) != nil }, "nginx did not start")

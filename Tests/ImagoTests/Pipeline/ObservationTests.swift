@@ -14,7 +14,7 @@ struct ObservationTests {
             fixture.server.setBehavior("/p.jpg", .trickle(bytesPerInterval: data.count / 4 + 1, interval: .milliseconds(40)))
             let url = fixture.server.url(for: "/p.jpg")
             let pipeline = try fixture.makePipeline()
-            let seen = Locked<[Int: [DownloadProgress]]>([:])
+            let seen = Locked<[Int: [ImageTask.Progress]]>([:])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for caller in 0..<3 {
                     group.addTask {
@@ -28,7 +28,7 @@ struct ObservationTests {
             #expect(fixture.server.requestCount(for: "/p.jpg") == 1)
             for caller in 0..<3 {
                 let updates = seen.withLock { $0[caller] ?? [] }
-                #expect(updates.last == DownloadProgress(completed: Int64(data.count), total: Int64(data.count)))
+                #expect(updates.last == ImageTask.Progress(completed: Int64(data.count), total: Int64(data.count)))
                 #expect(updates.count >= 2, "caller \(caller) saw \(updates.count) updates")
             }
         }

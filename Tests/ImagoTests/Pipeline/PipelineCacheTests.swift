@@ -15,11 +15,11 @@ struct PipelineCacheTests {
             let response = try await pipeline.image(for: url)
             await pipeline.waitForDiskWrites()
             #expect(pipeline.cache[url]?.pixelSize == response.container.pixelSize)
-            #expect(pipeline.cache.cachedData(for: request).flatMap(ImageFormat.sniff) == .jpeg)
+            #expect(await pipeline.cachedOriginal(for: request).flatMap(ImageFormat.sniff) == .jpeg)
 
             pipeline.cache.remove(request)
             #expect(pipeline.cache[request] == nil)
-            #expect(pipeline.cache.cachedData(for: request) == nil)
+            #expect(await pipeline.cachedOriginal(for: request) == nil)
 
             // An image set by hand is what the next load returns, from memory, without the network.
             pipeline.cache[url] = response.container

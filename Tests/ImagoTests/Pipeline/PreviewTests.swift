@@ -99,7 +99,7 @@ struct PreviewTests {
             #expect(try pipeline.cachedImage(for: request)?.bitmap() == final)
             #expect(pipeline.memoryCache?.totalCount == 1)
             await pipeline.waitForDiskWrites()
-            #expect(pipeline.cache.cachedData(for: request) == data)
+            #expect(await pipeline.cachedOriginal(for: request) == data)
         }
     }
 

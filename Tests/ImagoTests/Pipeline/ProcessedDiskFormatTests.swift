@@ -17,7 +17,7 @@ struct ProcessedDiskFormatTests {
             configuration.storesProcessedImagesOnDisk = true
             let pipeline = ImagePipeline(configuration: configuration)
             var request = ImageRequest(url: url, maximumPixelSize: 32)
-            if rounded { request.processors = [RoundedCornersProcessor(radius: 8)] }
+            if rounded { request.processors = [ImageProcessors.RoundedCorners(radius: 8)] }
 
             _ = try await pipeline.image(for: request)
             await pipeline.waitForDiskWrites()

@@ -10,11 +10,11 @@ import Testing
 struct RequestModifierTests {
     /// Hands out `token-1`, `token-2`… and remembers the requests it was shown.
     final class TokenService: Sendable {
-        private let state = Mutex<(issued: Int, seen: [DataRequest])>((0, []))
+        private let state = Mutex<(issued: Int, seen: [DataLoader.Request])>((0, []))
 
-        var seen: [DataRequest] { state.withLock { $0.seen } }
+        var seen: [DataLoader.Request] { state.withLock { $0.seen } }
 
-        @Sendable func modify(_ request: DataRequest) async throws -> DataRequest {
+        @Sendable func modify(_ request: DataLoader.Request) async throws -> DataLoader.Request {
             await Task.yield()  // an async token refresh
             let token = state.withLock { state in
                 state.issued += 1

@@ -56,7 +56,7 @@ struct ResumedDownloadTests {
             let kept = try await Self.cutInHalf(fixture, pipeline, size: data.count)
             #expect(kept > 0 && kept <= data.count / 2)
 
-            let progress = Mutex<[DownloadProgress]>([])
+            let progress = Mutex<[ImageTask.Progress]>([])
             let url = fixture.server.url(for: Self.path)
             let response = try await pipeline.image(for: ImageRequest(url: url)) { update in progress.withLock { $0.append(update) } }
 
@@ -68,7 +68,7 @@ struct ResumedDownloadTests {
             #expect(try response.container.bitmap() == Self.cleanPixels(data))
             #expect(response.source == .network)
             await pipeline.waitForDiskWrites()
-            #expect(pipeline.cache.cachedData(for: ImageRequest(url: url)) == data, "the original on disk is the whole file")
+            #expect(await pipeline.cachedOriginal(for: ImageRequest(url: url)) == data, "the original on disk is the whole file")
             #expect(pipeline.configuration.resumableData?.count == 0)
             // Progress counts from the resumed byte, to the whole length.
             let reports = progress.withLock { $0 }
@@ -179,7 +179,7 @@ struct ResumedDownloadTests {
             let requests = fixture.server.requests(for: Self.path)
             try #require(requests.count == 2)
             #expect(requests[1].header("range") == nil)
-            #expect(loaded.0 == changed)
+            #expect(loaded.data == changed)
         }
     }
 
@@ -195,7 +195,7 @@ struct ResumedDownloadTests {
             let loaded = try await pipeline.data(for: ImageRequest(url: fixture.server.url(for: Self.path)))
             #expect(fixture.server.requests(for: Self.path).first?.header("if-range") == date)
             #expect(fixture.server.bodyBytesSent(for: Self.path) == data.count - kept)
-            #expect(loaded.0 == data)
+            #expect(loaded.data == data)
         }
     }
 
@@ -225,7 +225,7 @@ struct ResumedDownloadTests {
             let loaded = try await pipeline.data(for: ImageRequest(url: url))
             #expect(fixture.server.requests(for: Self.path).first?.header("range") == "bytes=\(half)-")
             #expect(fixture.server.bodyBytesSent(for: Self.path) == data.count - half)
-            #expect(loaded.0 == data)
+            #expect(loaded.data == data)
         }
     }
 
@@ -239,7 +239,7 @@ struct ResumedDownloadTests {
             #expect(kept == 0)
             let loaded = try await pipeline.data(for: ImageRequest(url: fixture.server.url(for: Self.path)))
             #expect(fixture.server.requests(for: Self.path).first?.header("range") == nil)
-            #expect(loaded.0 == data)
+            #expect(loaded.data == data)
         }
     }
 

@@ -11,8 +11,8 @@ struct ResumptionStateMachineTests {
     static let whole = Data((0..<100).map { UInt8($0) })
     static let kept = ResumableData(data: whole.prefix(40), totalLength: 100, etag: "\"v1\"", lastModified: nil)
 
-    static func head(_ status: Int, _ headers: [String: String], body: Data) -> DataResponse {
-        DataResponse(data: body, statusCode: status, headers: headers)
+    static func head(_ status: Int, _ headers: [String: String], body: Data) -> DataLoader.Response {
+        DataLoader.Response(data: body, statusCode: status, headers: headers)
     }
 
     static let resumableHead = ["accept-ranges": "bytes", "etag": "\"v1\"", "content-length": "100"]
@@ -133,10 +133,10 @@ struct ResumptionStateMachineTests {
     func progressFromTheResumedByte() {
         let headers = ["content-range": "bytes 40-99/100", "etag": "\"v1\"", "content-length": "60"]
         let received = Self.head(206, headers, body: Data(Self.whole.dropFirst(40).prefix(10)))
-        #expect(machine().progress(of: received) == DownloadProgress(completed: 50, total: 100))
+        #expect(machine().progress(of: received) == ImageTask.Progress(completed: 50, total: 100))
         // A 200 counts from zero.
         #expect(machine().progress(of: Self.head(200, Self.resumableHead, body: Self.whole.prefix(10)))
-            == DownloadProgress(completed: 10, total: 100))
+            == ImageTask.Progress(completed: 10, total: 100))
     }
 
     @Test("A resumed attempt that stops early keeps the old bytes and the new ones together")

@@ -12,7 +12,7 @@ struct SchedulingTests {
             var configuration = try fixture.configuration()
             configuration.maximumConcurrentDownloads = 3
             configuration.dataLoader = ImagePipeline.Configuration.makeDefaultDataLoader(
-                configuration: DataLoaderConfiguration(maximumConnections: 8))
+                configuration: DataLoader.Configuration(maximumConnections: 8))
             let pipeline = ImagePipeline(configuration: configuration)
             let urls = try (0..<12).map { index in
                 let url = try fixture.serveJPEG("/\(index).jpg", seed: index)

@@ -20,10 +20,10 @@ extension ProcessingTests {
 
         static let processors: [any ImageProcessing] = [
             ThumbnailProcessor(maximumPixelSize: 30),
-            ResizeProcessor(size: PixelSize(width: 20, height: 20), contentMode: .aspectFill, crop: true),
-            CropProcessor(x: 5, y: 5, width: 10, height: 10),
-            CropProcessor.centerSquare,
-            RoundedCornersProcessor(radius: 10),
+            ImageProcessors.Resize(size: PixelSize(width: 20, height: 20), contentMode: .aspectFill, crop: true),
+            ImageProcessors.Crop(x: 5, y: 5, width: 10, height: 10),
+            ImageProcessors.Crop.centerSquare,
+            ImageProcessors.RoundedCorners(radius: 10),
         ]
 
         static let expectedSizes = [
@@ -58,7 +58,7 @@ extension ProcessingTests {
 
         @Test func failuresSurfaceThroughTheContainer() throws {
             let container = try Self.animation()
-            let processor = CropProcessor(x: 50, y: 0, width: 20, height: 20)
+            let processor = ImageProcessors.Crop(x: 50, y: 0, width: 20, height: 20)
             let failure = try #require(processingFailure { _ = try processor.process(container) })
             #expect(failure.processor == "crop(50,0,20x20)")
             #expect(failure.reason.contains("60x40 image"))

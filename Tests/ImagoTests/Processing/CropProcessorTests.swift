@@ -10,7 +10,7 @@ extension ProcessingTests {
             ])
         func rectIsExact(_ x: Int, _ y: Int, _ width: Int, _ height: Int) throws {
             let image = Bitmap.coordinates(width: 40, height: 30)
-            let cropped = try CropProcessor(x: x, y: y, width: width, height: height).process(image)
+            let cropped = try ImageProcessors.Crop(x: x, y: y, width: width, height: height).process(image)
             #expect(cropped.size == PixelSize(width: width, height: height))
             #expect(cropped.alphaMode == image.alphaMode)
             for row in 0..<height {
@@ -30,8 +30,8 @@ extension ProcessingTests {
             ])
         func centerSquare(_ size: PixelSize, _ x: Int, _ y: Int, _ side: Int) throws {
             let image = Bitmap.coordinates(width: size.width, height: size.height)
-            let square = try CropProcessor.centerSquare.process(image)
-            #expect(square == (try CropProcessor(x: x, y: y, width: side, height: side).process(image)))
+            let square = try ImageProcessors.Crop.centerSquare.process(image)
+            #expect(square == (try ImageProcessors.Crop(x: x, y: y, width: side, height: side).process(image)))
         }
 
         @Test(
@@ -41,7 +41,7 @@ extension ProcessingTests {
                 (Int.max, 0, 5, 5), (0, 0, Int.max, 1),
             ])
         func rectOutsideIsRefused(_ x: Int, _ y: Int, _ width: Int, _ height: Int) throws {
-            let processor = CropProcessor(x: x, y: y, width: width, height: height)
+            let processor = ImageProcessors.Crop(x: x, y: y, width: width, height: height)
             let failure = try #require(
                 processingFailure {
                     _ = try processor.process(Bitmap.coordinates(width: 40, height: 30))
@@ -55,19 +55,19 @@ extension ProcessingTests {
         func emptyRectIsRefused(_ width: Int, _ height: Int) throws {
             let failure = try #require(
                 processingFailure {
-                    _ = try CropProcessor(x: 0, y: 0, width: width, height: height).process(
+                    _ = try ImageProcessors.Crop(x: 0, y: 0, width: width, height: height).process(
                         Bitmap.coordinates(width: 8, height: 8))
                 })
             #expect(failure.reason.contains("is empty"))
         }
 
         @Test func identifiers() {
-            #expect(CropProcessor(x: 10, y: 20, width: 100, height: 50).identifier == "crop(10,20,100x50)")
-            #expect(CropProcessor.centerSquare.identifier == "crop(centerSquare)")
+            #expect(ImageProcessors.Crop(x: 10, y: 20, width: 100, height: 50).identifier == "crop(10,20,100x50)")
+            #expect(ImageProcessors.Crop.centerSquare.identifier == "crop(centerSquare)")
             let distinct = [
-                CropProcessor(x: 1, y: 2, width: 3, height: 4), CropProcessor(x: 2, y: 1, width: 3, height: 4),
-                CropProcessor(x: 1, y: 2, width: 4, height: 3), CropProcessor(x: 12, y: 3, width: 4, height: 4),
-                CropProcessor(x: 1, y: 23, width: 4, height: 4), CropProcessor.centerSquare,
+                ImageProcessors.Crop(x: 1, y: 2, width: 3, height: 4), ImageProcessors.Crop(x: 2, y: 1, width: 3, height: 4),
+                ImageProcessors.Crop(x: 1, y: 2, width: 4, height: 3), ImageProcessors.Crop(x: 12, y: 3, width: 4, height: 4),
+                ImageProcessors.Crop(x: 1, y: 23, width: 4, height: 4), ImageProcessors.Crop.centerSquare,
             ]
             #expect(Set(distinct.map(\.identifier)).count == distinct.count)
         }

@@ -11,7 +11,7 @@ extension ProcessingTests {
             ])
         func checkerboardBecomesGrey(_ target: PixelSize) throws {
             let board = Bitmap.checkerboard(width: 64, height: 64, cell: 2)
-            let resized = try ResizeProcessor(size: target, contentMode: .aspectFill, crop: true).process(board)
+            let resized = try ImageProcessors.Resize(size: target, contentMode: .aspectFill, crop: true).process(board)
             #expect(resized.size == target)
             for pixel in resized.allPixels {
                 #expect(pixel.r == pixel.g && pixel.g == pixel.b && pixel.a == 255)
@@ -30,7 +30,7 @@ extension ProcessingTests {
                 PixelSize(width: 17, height: 11), PixelSize(width: 123, height: 45), PixelSize(width: 50, height: 7),
             ]
             for target in targets {
-                let resized = try ResizeProcessor(size: target, contentMode: .aspectFill, upscale: true, crop: true)
+                let resized = try ImageProcessors.Resize(size: target, contentMode: .aspectFill, upscale: true, crop: true)
                     .process(image)
                 #expect(resized.size == target)
                 #expect(resized.alphaMode == image.alphaMode)
@@ -52,7 +52,7 @@ extension ProcessingTests {
             // The transparent pixels are black with alpha 0: filtering straight colour would darken
             // every edge pixel; filtering premultiplied colour must not.
             let image = Bitmap.square(RGBA(255, 0, 0), side: 30, onTransparentCanvas: 64)
-            let resized = try ResizeProcessor(size: target, contentMode: .aspectFit, upscale: true).process(image)
+            let resized = try ImageProcessors.Resize(size: target, contentMode: .aspectFit, upscale: true).process(image)
             #expect(resized.alphaMode == .straight)
             let visible = resized.allPixels.filter { $0.a > 0 }
             #expect(visible.contains { $0.a < 255 }, "the edge should be partly transparent")
@@ -77,7 +77,7 @@ extension ProcessingTests {
             for y in 0..<32 {
                 for x in 0..<256 { ramp[x, y] = RGBA(UInt8(x), UInt8(x), UInt8(x)) }
             }
-            let resized = try ResizeProcessor(size: PixelSize(width: 32, height: 4), contentMode: .aspectFit).process(
+            let resized = try ImageProcessors.Resize(size: PixelSize(width: 32, height: 4), contentMode: .aspectFit).process(
                 ramp)
             #expect(resized.size == PixelSize(width: 32, height: 4))
             let row = (0..<32).map { Int(resized[$0, 2].r) }
@@ -89,7 +89,7 @@ extension ProcessingTests {
             // Two pixels, black and white, doubled: the new pixels step between them in order.
             var pair = Bitmap(width: 2, height: 1, fill: RGBA(0, 0, 0))
             pair[1, 0] = RGBA(255, 255, 255)
-            let resized = try ResizeProcessor(
+            let resized = try ImageProcessors.Resize(
                 size: PixelSize(width: 8, height: 4), contentMode: .aspectFit, upscale: true
             ).process(pair)
             #expect(resized.size == PixelSize(width: 8, height: 4))

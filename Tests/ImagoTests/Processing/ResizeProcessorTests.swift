@@ -6,10 +6,10 @@ extension ProcessingTests {
         /// One image size, one processor, the size that must come out.
         struct SizeCase: Sendable, CustomTestStringConvertible {
             var image: PixelSize
-            var processor: ResizeProcessor
+            var processor: ImageProcessors.Resize
             var expected: PixelSize
 
-            init(_ width: Int, _ height: Int, _ processor: ResizeProcessor, _ expectedWidth: Int, _ expectedHeight: Int)
+            init(_ width: Int, _ height: Int, _ processor: ImageProcessors.Resize, _ expectedWidth: Int, _ expectedHeight: Int)
             {
                 image = PixelSize(width: width, height: height)
                 self.processor = processor
@@ -19,12 +19,12 @@ extension ProcessingTests {
             var testDescription: String { "\(image) \(processor.identifier) → \(expected)" }
         }
 
-        static func fit(_ width: Int, _ height: Int, upscale: Bool = false) -> ResizeProcessor {
-            ResizeProcessor(size: PixelSize(width: width, height: height), contentMode: .aspectFit, upscale: upscale)
+        static func fit(_ width: Int, _ height: Int, upscale: Bool = false) -> ImageProcessors.Resize {
+            ImageProcessors.Resize(size: PixelSize(width: width, height: height), contentMode: .aspectFit, upscale: upscale)
         }
 
-        static func fill(_ width: Int, _ height: Int, upscale: Bool = false, crop: Bool = false) -> ResizeProcessor {
-            ResizeProcessor(
+        static func fill(_ width: Int, _ height: Int, upscale: Bool = false, crop: Bool = false) -> ImageProcessors.Resize {
+            ImageProcessors.Resize(
                 size: PixelSize(width: width, height: height), contentMode: .aspectFill, upscale: upscale, crop: crop)
         }
 
@@ -39,7 +39,7 @@ extension ProcessingTests {
             SizeCase(50, 25, fit(100, 100, upscale: true), 100, 50),
             SizeCase(
                 400, 200,
-                ResizeProcessor(size: PixelSize(width: 100, height: 100), contentMode: .aspectFit, crop: true), 100, 50),
+                ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .aspectFit, crop: true), 100, 50),
             // Fill: the box covered, the image overflowing unless cropped.
             SizeCase(400, 200, fill(100, 100), 200, 100),
             SizeCase(300, 200, fill(30, 10), 30, 20),
@@ -115,7 +115,7 @@ extension ProcessingTests {
                 (fill(256, 256, crop: true), "resize(256x256,fill,crop)"),
                 (fill(128, 256, upscale: true, crop: true), "resize(128x256,fill,crop,upscale)"),
             ])
-        func identifier(_ processor: ResizeProcessor, _ expected: String) {
+        func identifier(_ processor: ImageProcessors.Resize, _ expected: String) {
             #expect(processor.identifier == expected)
         }
 
@@ -129,7 +129,7 @@ extension ProcessingTests {
             // Cropping cannot change a fit, so it does not split the cache.
             #expect(
                 Self.fit(256, 256).identifier
-                    == ResizeProcessor(
+                    == ImageProcessors.Resize(
                         size: PixelSize(width: 256, height: 256), contentMode: .aspectFit, crop: true
                     ).identifier)
         }
@@ -140,7 +140,7 @@ extension ProcessingTests {
                 PixelSize(width: 0, height: 100), PixelSize(width: 100, height: 0), PixelSize(width: -5, height: 10),
             ])
         func emptyTargetIsRefused(_ size: PixelSize) throws {
-            let processor = ResizeProcessor(size: size, contentMode: .aspectFit)
+            let processor = ImageProcessors.Resize(size: size, contentMode: .aspectFit)
             let image = Bitmap(width: 10, height: 10, fill: RGBA(1, 2, 3))
             let failure = try #require(processingFailure { _ = try processor.process(image) })
             #expect(failure.processor == processor.identifier)
@@ -158,7 +158,7 @@ extension ProcessingTests {
 
         /// Target sizes no one can allocate: enlarging to them is refused by the output-pixel limit,
         /// and working out the output size never traps (sides past `Int` come out as `Int.max`).
-        static let absurdSizes: [(PixelSize, ResizeProcessor, Int?)] = [
+        static let absurdSizes: [(PixelSize, ImageProcessors.Resize, Int?)] = [
             (PixelSize(width: 10, height: 10), fit(Int.max, Int.max, upscale: true), nil),
             (PixelSize(width: 1, height: 1), fill(Int.max, 1, upscale: true), nil),
             (PixelSize(width: 1, height: 1), fill(Int.max, Int.max, upscale: true, crop: true), nil),
@@ -170,7 +170,7 @@ extension ProcessingTests {
         ]
 
         @Test("enlarging to an absurd size is refused", arguments: absurdSizes)
-        func absurdOutputIsRefused(_ image: PixelSize, _ processor: ResizeProcessor, _ needed: Int?) throws {
+        func absurdOutputIsRefused(_ image: PixelSize, _ processor: ImageProcessors.Resize, _ needed: Int?) throws {
             let output = processor.outputSize(for: image)
             #expect(output.width >= 1 && output.height >= 1)
             let bitmap = Bitmap(width: image.width, height: image.height, fill: RGBA(1, 2, 3))
@@ -187,12 +187,12 @@ extension ProcessingTests {
         @Test func outputPixelLimitIsAdjustable() throws {
             let image = Bitmap(width: 4, height: 4, fill: RGBA(1, 2, 3))
             let size = PixelSize(width: 10, height: 10)
-            let strict = ResizeProcessor(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 99)
+            let strict = ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 99)
             let failure = try #require(processingFailure { _ = try strict.process(image) })
             #expect(failure.reason.contains("at least 100"), "\(failure.reason)")
-            let enough = ResizeProcessor(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 100)
+            let enough = ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: true, maximumOutputPixelCount: 100)
             #expect(try enough.process(image).size == size)
-            #expect(ResizeProcessor.defaultMaximumOutputPixelCount == 100_000_000)
+            #expect(ImageProcessors.Resize.defaultMaximumOutputPixelCount == 100_000_000)
         }
     }
 }

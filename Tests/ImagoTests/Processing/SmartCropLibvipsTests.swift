@@ -52,7 +52,7 @@ extension ProcessingTests {
                     let window = "\(scene.file) \(crop.width)x\(crop.height)"
                     let vips = (x: crop.left, y: crop.top)
                     #expect(Self.contains(vips, crop, centre), "libvips keeps the object: \(window)")
-                    let ours = SmartCropProcessor(width: crop.width, height: crop.height).origin(in: image)
+                    let ours = ImageProcessors.SmartCrop(width: crop.width, height: crop.height).origin(in: image)
                     #expect(Self.contains(ours, crop, centre), "\(window): ours at \(ours), libvips' at \(vips)")
                     let overlap =
                         Double(max(0, crop.width - abs(ours.x - vips.x)) * max(0, crop.height - abs(ours.y - vips.y)))

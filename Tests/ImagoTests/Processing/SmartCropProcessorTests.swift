@@ -23,10 +23,10 @@ extension ProcessingTests {
             return image
         }
 
-        @Test(arguments: SmartCropProcessor.Strategy.allCases)
-        func keepsAnOffCentreObject(strategy: SmartCropProcessor.Strategy) throws {
+        @Test(arguments: ImageProcessors.SmartCrop.Strategy.allCases)
+        func keepsAnOffCentreObject(strategy: ImageProcessors.SmartCrop.Strategy) throws {
             let image = Self.field(width: 900, height: 600, disc: (x: 720, y: 150), radius: 60)
-            let finder = SmartCropProcessor(width: 300, height: 300, strategy: strategy)
+            let finder = ImageProcessors.SmartCrop(width: 300, height: 300, strategy: strategy)
             let origin = finder.origin(in: image)
             #expect(origin.x <= 720 - 60 && origin.x + 300 >= 720 + 60, "\(strategy): \(origin)")
             #expect(origin.y <= 150 - 60 && origin.y + 300 >= 150 + 60, "\(strategy): \(origin)")
@@ -37,9 +37,9 @@ extension ProcessingTests {
 
         @Test func aWindowAsLargeAsTheImageIsTheImage() throws {
             let image = Bitmap.coordinates(width: 40, height: 30)
-            #expect(SmartCropProcessor(width: 40, height: 30).origin(in: image) == (0, 0))
-            #expect(try SmartCropProcessor(width: 400, height: 300).process(image) == image)
-            #expect(processingFailure { _ = try SmartCropProcessor(width: 0, height: 3).process(image) } != nil)
+            #expect(ImageProcessors.SmartCrop(width: 40, height: 30).origin(in: image) == (0, 0))
+            #expect(try ImageProcessors.SmartCrop(width: 400, height: 300).process(image) == image)
+            #expect(processingFailure { _ = try ImageProcessors.SmartCrop(width: 0, height: 3).process(image) } != nil)
         }
     }
 }

@@ -35,7 +35,7 @@ extension ProcessingTests {
                     != ThumbnailProcessor(maximumPixelSize: 128).identifier)
             #expect(
                 ThumbnailProcessor(maximumPixelSize: 256).identifier
-                    != ResizeProcessor(size: PixelSize(width: 256, height: 256), contentMode: .aspectFit).identifier)
+                    != ImageProcessors.Resize(size: PixelSize(width: 256, height: 256), contentMode: .aspectFit).identifier)
         }
 
         @Test("a maximum below one pixel is refused", arguments: [0, -1])

@@ -87,7 +87,7 @@ import Testing
             .appendingPathComponent("imago-soak-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = try Fixtures.jpeg(width: 64, height: 48)
-        let loaderConfiguration = DataLoaderConfiguration(
+        let loaderConfiguration = DataLoader.Configuration(
             maximumBodySize: 1024 * 1024, connectTimeout: .seconds(10), downloadTimeout: .seconds(20),
             // 8 s: below the stalling server's 10 s between bytes, above what a good response waits
             // for a core while browser and fleet tests share the machine.

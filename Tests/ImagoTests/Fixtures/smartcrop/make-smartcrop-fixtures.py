@@ -1,5 +1,5 @@
 """Smart-crop fixtures: photographs whose salient object is off-centre, and where libvips'
-`smartcrop` (attention and entropy) cuts them, for SmartCropProcessor's tests.
+`smartcrop` (attention and entropy) cuts them, for ImageProcessors.SmartCrop's tests.
 
 Each scene is a real, dull background (scikit-image's gravel, grass or brick texture, grey) with a
 real, colourful photograph (scikit-image's coffee cup, Chelsea the cat, the astronaut) pasted off
