@@ -28,7 +28,6 @@ extension ImagePipeline {
             throw .unsupportedScheme(request.url)
         }
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
         let expiresAt: Date?
         switch loaded.expiry {
         case .date(let date):

@@ -149,7 +149,6 @@ public final class ImagePipeline: Sendable {
     public func data(for request: ImageRequest) async throws(Error) -> (Data, ImageResponse.Source) {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
         return (loaded.data, loaded.source)
     }
 
