@@ -46,16 +46,16 @@ public final class DiskCache: Sendable {
 
     let now: @Sendable () -> Date
     /// ``Configuration/recencyPersistenceInterval`` in seconds.
-    private let persistenceInterval: TimeInterval
-    private let entriesPath: String
-    private let temporaryPath: String
-    private let index = Mutex(Index())
+    let persistenceInterval: TimeInterval
+    let entriesPath: String
+    let temporaryPath: String
+    let index = Mutex(Index())
     /// Held only while the index is being scanned, so one thread scans and the others wait for it.
-    private let indexLoader = Mutex(())
+    let indexLoader = Mutex(())
     /// The system calls that can fail; tests inject faults here.
     let calls: FileSystem.Calls
     /// Fault causes already logged, so a full disk is reported once, not on every store.
-    private let loggedFaults = Mutex(Set<FaultCause>())
+    let loggedFaults = Mutex(Set<FaultCause>())
     /// Entry files opened to be read: lets tests prove that opening a cache reads no entry.
     let entryFilesOpened = Atomic<Int>(0)
 
@@ -93,7 +93,7 @@ public final class DiskCache: Sendable {
     deinit { persistRecency() }
 
     /// Writes every waiting hit to its file's modification time (see ``RecencyJournal``).
-    private func persistRecency() {
+    func persistRecency() {
         let time = now().timeIntervalSince1970
         let due = index.withLock { $0.recency.drain(at: time) }
         if !due.isEmpty { persist(due) }
@@ -145,48 +145,6 @@ public final class DiskCache: Sendable {
         _ data: Data, forKey key: CacheKey, metadata: [String: String] = [:], lifetime: Duration? = nil
     ) throws {
         try store(data, forKey: key, metadata: metadata, expiry: .lifetime(lifetime))
-    }
-
-    /// When a stored entry stops being fresh.
-    enum Expiry: Sendable, Equatable {
-        /// This long from now; nil uses ``Configuration/entryLifetime``.
-        case lifetime(Duration?)
-        /// At this date (an entry stored alongside another, expiring with it); nil is never.
-        case date(Date?)
-    }
-
-    /// Stores `data` under `key` with the given expiry; see ``store(_:forKey:metadata:lifetime:)``.
-    func store(_ data: Data, forKey key: CacheKey, metadata: [String: String], expiry: Expiry) throws(Error) {
-        guard data.count <= configuration.maximumEntrySize else {
-            throw Error.entryTooLarge(key, size: data.count, limit: configuration.maximumEntrySize)
-        }
-        let time = now()
-        let header = EntryHeader(
-            key: key.rawValue, payloadLength: data.count, payloadChecksum: EntryHeader.payloadChecksum(data), createdAt: time,
-            expiresAt: expiresAt(expiry, from: time),
-            metadata: metadata
-        ).encoded()
-        let name = Self.entryName(for: key)
-        let written: FileSystem.Status
-        do throws(Error) {
-            written = try writeEntry(named: name, header: header, payload: data, at: time)
-        } catch {
-            logOnce(error)
-            throw error
-        }
-        loadIndexIfNeeded()
-        let file = Index.File(size: written.size, lastAccess: time.timeIntervalSince1970, inode: written.inode)
-        let limit = configuration.sizeLimit
-        let needsRescan = index.withLock { index in
-            index.apply(.present(name, file))
-            index.recordWrite(written.size)
-            return index.needsRescan(limit: limit)
-        }
-        guard needsRescan else { return }
-        // Other processes may have written (or evicted) meanwhile: evict from the true picture.
-        rescanIndex()
-        let victims = index.withLock { $0.evictions(limit: limit, target: limit / 10 * 9) }
-        for victim in victims { FileSystem.remove(path(ofEntry: victim.name), ifInode: victim.inode) }
     }
 
     /// Rewrites the entry for `key` with new metadata and a new lifetime, starting from now: what a
@@ -287,132 +245,5 @@ public final class DiskCache: Sendable {
     /// Calls `body` with the path of the entry file `name` as a C string on the stack.
     func withPath<Result>(ofEntry name: EntryName, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         name.withPath(in: entriesPath, body)
-    }
-
-    private func expiresAt(_ expiry: Expiry, from time: Date) -> Date? {
-        switch expiry {
-        case .lifetime(let lifetime):
-            (lifetime ?? configuration.entryLifetime).map { time.addingTimeInterval(Self.seconds($0)) }
-        case .date(let date):
-            date
-        }
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
-    }
-
-    private func createDirectories() throws(Error) {
-        for path in [entriesPath, temporaryPath] {
-            do throws(FileSystem.Failure) {
-                try FileSystem.makeDirectory(path, calls: calls)
-            } catch {
-                throw Error.cannotCreateDirectory(path: path, code: error.code)
-            }
-        }
-    }
-
-    /// Writes the entry to a temporary file and renames it into place. If the cache's folders have
-    /// been deleted meanwhile, recreates them, forgets the index, and tries once more.
-    private func writeEntry(
-        named name: EntryName, header: [UInt8], payload: Data, at time: Date
-    ) throws(Error) -> FileSystem.Status {
-        let temporary = temporaryPath + "/" + name.description + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let destination = path(ofEntry: name)
-        var attempt = 1
-        while true {
-            let status: FileSystem.Status
-            do throws(FileSystem.Failure) {
-                status = try FileSystem.createFile(
-                    atPath: temporary, header: header, payload: payload, time: time.timeIntervalSince1970, calls: calls)
-            } catch {
-                guard error.code == ENOENT, attempt == 1 else {
-                    throw Error.cannotWriteEntry(path: temporary, code: error.code)
-                }
-                try recreateDirectories()
-                attempt += 1
-                continue
-            }
-            if calls.rename(temporary, destination) == 0 { return status }
-            let code = errno
-            unlink(temporary)
-            guard code == ENOENT, attempt == 1 else { throw Error.cannotWriteEntry(path: destination, code: code) }
-            try recreateDirectories()
-            attempt += 1
-        }
-    }
-
-    private func recreateDirectories() throws(Error) {
-        configuration.logger.debug("The disk cache's folders in \(directory.path) were deleted; recreating them.")
-        try createDirectories()
-        index.withLock { $0.invalidate() }
-    }
-
-    // MARK: - Index
-
-    /// Scans the entries folder once, the first time sizes are needed.
-    private func loadIndexIfNeeded() {
-        if index.withLock({ $0.isLoaded }) { return }
-        indexLoader.withLock { _ in
-            guard index.withLock({ $0.beginLoading() }) else { return }
-            persistRecency()  // hits before the index loaded live only in the journal
-            let scanned = scanEntries()
-            index.withLock { $0.finishLoading(scanned) }
-        }
-    }
-
-    /// Scans the directory again (what other processes wrote or evicted), keeping the changes
-    /// this process makes meanwhile.
-    private func rescanIndex() {
-        indexLoader.withLock { _ in
-            index.withLock { index in
-                index.invalidate()
-                _ = index.beginLoading()
-            }
-            persistRecency()  // the scan replaces the in-memory recency with the files' times
-            let scanned = scanEntries()
-            index.withLock { $0.finishLoading(scanned) }
-        }
-    }
-
-    /// Every entry file's size and modification time, and the bytes of temporary files, from
-    /// `readdir` + `fstatat`; opens no file.
-    private func scanEntries() -> Index.Scan {
-        var files: [EntryName: Index.File] = [:]
-        FileSystem.forEachName(inDirectory: entriesPath) { namePointer, directory in
-            guard let name = EntryName(fileName: namePointer), let status = FileSystem.status(of: namePointer, inDirectory: directory),
-                status.isRegularFile
-            else { return }
-            files[name] = Index.File(size: status.size, lastAccess: status.modified, inode: status.inode)
-        }
-        var temporaryBytes = 0
-        FileSystem.forEachName(inDirectory: temporaryPath) { name, directory in
-            guard let status = FileSystem.status(of: name, inDirectory: directory), status.isRegularFile else { return }
-            temporaryBytes += status.size
-        }
-        return Index.Scan(files: files, temporaryBytes: temporaryBytes)
-    }
-
-    // MARK: - Faults
-
-    /// What went wrong, at the level a log reader acts on: the operation and the `errno`.
-    struct FaultCause: Hashable {
-        var operation: String
-        var code: Int32
-    }
-
-    /// Logs a store's failure the first time its cause occurs; later ones are silent.
-    private func logOnce(_ error: Error) {
-        switch error {
-        case .cannotWriteEntry(_, let code): logFault(FaultCause(operation: "write", code: code), error.description)
-        case .cannotCreateDirectory(_, let code): logFault(FaultCause(operation: "mkdir", code: code), error.description)
-        case .entryTooLarge: break
-        }
-    }
-
-    /// Logs `message` unless a fault with the same cause was logged before.
-    func logFault(_ cause: FaultCause, _ message: @autoclosure () -> String) {
-        guard loggedFaults.withLock({ $0.insert(cause).inserted }) else { return }
-        configuration.logger.warning("\(message()) Further failures of this kind are not logged.")
     }
 }

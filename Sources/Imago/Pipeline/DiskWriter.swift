@@ -3,14 +3,18 @@ import Logging
 import Synchronization
 
 /// The pipeline's one writer to its disk cache: every store, refresh and removal the pipeline
-/// makes goes through here. Writes run in the background, off the response path, bounded in count
-/// and bytes (``PendingDiskWrites``); removals run at once.
+/// makes goes through here, one call site per kind. Writes run in the background, off the
+/// response path, bounded in count and bytes (``PendingDiskWrites``); removals run at once, and
+/// overtake the writes of their entry still pending.
 ///
 /// When bytes are stored (nothing at all for a request whose cache policy does not write the
 /// disk, and nothing made from a download whose ``DiskStorage`` forbids it):
-/// - **original bytes from the network**, once per download: after they decoded into an image, or,
-///   for ``ImagePipeline/data(for:)`` and disk prefetching, after their header proved them an image
-///   (bytes that fail either check are never stored);
+/// - **original bytes from the network**, once per download, by the data stage as soon as the
+///   download is accepted and their header has proved them an image (``storeOriginal(_:for:)``, called
+///   from one place: `ImagePipeline.fetchData`). Every caller of the download (images of any size,
+///   ``ImagePipeline/data(for:)``, prefetching) shares that one write. Bytes that then fail to
+///   decode are removed by the decode stage (``removeOriginal(_:for:)``), which cancels their write
+///   if it is still pending: bytes that failed to decode are never kept;
 /// - **original bytes a cache layer held**, copied to disk as they are;
 /// - **a 304's refresh** of the stale original: the same bytes, a new lifetime and validators (the
 ///   304's own `no-store` is not consulted yet: the stale copy was stored under a response that
@@ -18,12 +22,16 @@ import Synchronization
 /// - **a processed variant**, when ``ImagePipeline/Configuration/storesProcessedImagesOnDisk`` and the
 ///   image is still: encoded, stamped with its original's fingerprint, expiring with its original.
 ///
-/// What is removed: bytes on disk that no longer decode (so the next request downloads them
-/// again), and a processed variant whose original now forbids storing.
+/// What is removed: original bytes that do not decode (downloaded, or on disk after a decoder
+/// upgrade or a lowered limit: the next request downloads them again), a processed variant that
+/// no longer decodes or whose original now forbids storing, and what
+/// ``ImagePipeline/Cache/remove(_:)`` and ``ImagePipeline/Cache/removeAll()`` are asked to forget.
 final class DiskWriter: Sendable {
     /// Where the bytes go; without one, every call does nothing.
     let diskCache: DiskCache?
     private let storesProcessedImages: Bool
+    /// The decoders whose formats count as images when a header is checked.
+    private let decoders: ImageDecoderRegistry
     private let limits: PendingDiskWrites.Limits
     private let logger: Logger
     private let redactsURLs: Bool
@@ -36,6 +44,7 @@ final class DiskWriter: Sendable {
     init(configuration: ImagePipeline.Configuration) {
         diskCache = configuration.diskCache
         storesProcessedImages = configuration.storesProcessedImagesOnDisk
+        decoders = configuration.decoders
         limits = PendingDiskWrites.Limits(
             count: configuration.maximumPendingDiskWrites, bytes: configuration.maximumPendingDiskWriteBytes)
         logger = configuration.logger
@@ -44,24 +53,39 @@ final class DiskWriter: Sendable {
 
     // MARK: - Originals
 
-    /// Stores downloaded bytes that decoded, or whose header proved them an image: once per
-    /// download, with the validators and lifetime their ``DiskStorage`` allows. Bytes that were
-    /// not decoded (`data(for:)`, prefetching) pass `checkingHeader: true`: they are stored only
-    /// when their header is an image's, read only when everything else allows the write.
-    func storeOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest, checkingHeader: Bool = false) {
-        guard loaded.source == .network, request.cachePolicy.writesDisk, let diskCache, !loaded.storage.isForbidden,
-            !checkingHeader || ImageHeader.probe(loaded.data) != nil, loaded.claimDiskWrite()
-        else { return }
+    /// Stores downloaded bytes whose header is an image's, with the validators and lifetime their
+    /// ``DiskStorage`` allows. Called once per download, by the data stage, before any decode:
+    /// the decode stage removes them again if they fail to decode (``removeOriginal(_:for:)``).
+    /// Bytes from a cache (``ImageResponse/Source/disk``) are not stored again.
+    func storeOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest) {
+        guard writesOriginal(loaded, for: request), let diskCache, isImage(loaded.data) else { return }
         let storage = loaded.storage
-        schedule(for: request, bytes: loaded.data.count) {
+        schedule(for: request, key: request.originalKey, bytes: loaded.data.count) {
             try diskCache.store(loaded.data, forKey: request.originalKey, metadata: storage.metadata, lifetime: storage.lifetime)
         }
     }
 
+    /// Whether ``storeOriginal(_:for:)`` writes `loaded` for `request` (its header aside).
+    private func writesOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest) -> Bool {
+        loaded.source == .network && request.cachePolicy.writesDisk && diskCache != nil && !loaded.storage.isForbidden
+    }
+
+    /// Whether `data` starts as an image does: a header Imago reads and finds whole, or, for a
+    /// format whose header it does not read (a registered decoder's), a signature that decoder
+    /// recognises; the decode that follows judges the rest.
+    private func isImage(_ data: Data) -> Bool {
+        if ImageHeader.probe(data) != nil { return true }
+        guard let format = decoders.sniff(data) else { return false }
+        return !Self.formatsWithHeaders.contains(format) && decoders.canDecode(format)
+    }
+
+    /// The formats whose header ``ImageHeader/probe(_:)`` reads.
+    private static let formatsWithHeaders: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif]
+
     /// Copies bytes a cache layer held to disk, with the disk cache's default lifetime.
     func storeFromCacheLayer(_ data: Data, for request: ImageRequest) {
         guard request.cachePolicy.writesDisk, let diskCache else { return }
-        schedule(for: request, bytes: data.count) {
+        schedule(for: request, key: request.originalKey, bytes: data.count) {
             try diskCache.store(data, forKey: request.originalKey)
         }
     }
@@ -70,15 +94,19 @@ final class DiskWriter: Sendable {
     func refresh(_ entry: DiskCache.Entry, for request: ImageRequest, storage: DiskStorage) {
         guard request.cachePolicy.writesDisk, let diskCache else { return }
         let metadata = entry.metadata.merging(storage.metadata) { _, new in new }
-        schedule(for: request, bytes: entry.data.count) {
+        schedule(for: request, key: request.originalKey, bytes: entry.data.count) {
             try diskCache.refresh(forKey: request.originalKey, metadata: metadata, lifetime: storage.lifetime)
         }
     }
 
-    /// Removes the original bytes of `request`: they no longer decode (a decoder upgrade, a limit
-    /// lowered), so the next request downloads them again.
-    func removeOriginal(for request: ImageRequest) {
-        diskCache?.remove(forKey: request.originalKey)
+    /// The original bytes `loaded` of `request` failed to decode: removes them from disk, and
+    /// cancels their write if it is still pending. Bytes read from disk no longer decode (a
+    /// decoder upgrade, a limit lowered), so the next request downloads them again; downloaded
+    /// bytes were stored by the data stage before their decode. A download that was never
+    /// written leaves the disk alone.
+    func removeOriginal(_ loaded: ImagePipeline.LoadedData, for request: ImageRequest) {
+        guard loaded.source == .disk || writesOriginal(loaded, for: request) else { return }
+        remove(request.originalKey)
     }
 
     // MARK: - Processed variants
@@ -97,12 +125,12 @@ final class DiskWriter: Sendable {
             let diskCache
         else { return }
         if original.storage.isForbidden {
-            diskCache.remove(forKey: request.processedKey)
+            remove(request.processedKey)
             return
         }
         let metadata = [Self.originalFingerprintKey: original.fingerprint]
         let expiry = original.expiry
-        schedule(for: request, bytes: container.cost) {
+        schedule(for: request, key: request.processedKey, bytes: container.cost) {
             let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder() : PNGEncoder()
             var encoded = try encoder.encode(container.bitmap())
             #if os(Linux)
@@ -116,14 +144,37 @@ final class DiskWriter: Sendable {
     func restoreProcessed(_ entry: DiskCache.Entry, for request: ImageRequest, original: ImagePipeline.LoadedData) {
         guard request.cachePolicy.writesDisk, let diskCache else { return }
         let expiry = original.expiry
-        schedule(for: request, bytes: entry.data.count) {
+        schedule(for: request, key: request.processedKey, bytes: entry.data.count) {
             try diskCache.store(entry.data, forKey: request.processedKey, metadata: entry.metadata, expiry: expiry)
         }
     }
 
     /// Removes the processed variant of `request`: it no longer decodes.
     func removeProcessed(for request: ImageRequest) {
-        diskCache?.remove(forKey: request.processedKey)
+        remove(request.processedKey)
+    }
+
+    // MARK: - Forgetting
+
+    /// Forgets `request` on disk: its processed variant and its original bytes
+    /// (``ImagePipeline/Cache/remove(_:)``).
+    func removeEntries(for request: ImageRequest) {
+        remove(request.processedKey)
+        remove(request.originalKey)
+    }
+
+    /// Empties the disk cache, pending writes included (``ImagePipeline/Cache/removeAll()``).
+    func removeAll() {
+        guard let diskCache else { return }
+        pending.withLock { $0.revokeAll() }
+        diskCache.removeAll()
+    }
+
+    /// Removes the entry `key` now, and overtakes its writes still pending (see ``PendingDiskWrites``).
+    private func remove(_ key: CacheKey) {
+        guard let diskCache else { return }
+        pending.withLock { $0.revoke(key) }
+        diskCache.remove(forKey: key)
     }
 
     // MARK: - The background writes
@@ -148,25 +199,29 @@ final class DiskWriter: Sendable {
     /// memory without bound and never blocks the response path.
     ///
     /// - Parameter bytes: the memory the write keeps alive until it runs (bytes, or pixels).
-    private func schedule(for request: ImageRequest, bytes: Int, _ write: @escaping @Sendable () throws -> Void) {
+    /// - Parameter key: the entry written, so that a removal of it overtakes the write.
+    private func schedule(
+        for request: ImageRequest, key: CacheKey, bytes: Int, _ write: @escaping @Sendable () throws -> Void
+    ) {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let logger = self.logger
         let shownURL = request.url.description(redacting: redactsURLs)
         let limits = self.limits
         let admission = pending.withLock { writes -> PendingDiskWrites.Admission in
-            let admission = writes.admit(id, bytes: bytes, limits: limits)
+            let admission = writes.admit(id, key: key, bytes: bytes, limits: limits)
             guard admission == .admitted else { return admission }
             // The task holds the writer until it ends, so a write outlives a released pipeline.
             writes.start(id, Task.detached(priority: .utility) { [self] in
                 do {
-                    try write()
+                    if pending.withLock({ $0.begin(id) }) { try write() }
                 } catch let error as DiskCache.Error {
                     // The disk cache logs file-system faults itself, once per cause.
                     logger.debug("Could not store \(shownURL) on disk: \(error)")
                 } catch {
                     logger.warning("Could not store \(shownURL) on disk: \(error)")
                 }
-                pending.withLock { $0.finish(id) }
+                // A removal that came while it wrote: what it wrote goes too.
+                if let removed = pending.withLock({ $0.finish(id) }) { diskCache?.remove(forKey: removed) }
             })
             return admission
         }

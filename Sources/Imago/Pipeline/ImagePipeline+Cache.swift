@@ -40,14 +40,13 @@ extension ImagePipeline {
         /// variant and the original bytes (which every other variant of the URL is made from).
         public func remove(_ request: ImageRequest) {
             pipeline.memoryCache?.removeValue(forKey: request.processedKey)
-            pipeline.diskCache?.remove(forKey: request.processedKey)
-            pipeline.diskCache?.remove(forKey: request.originalKey)
+            pipeline.diskWriter.removeEntries(for: request)
         }
 
         /// Empties the memory cache and the disk cache.
         public func removeAll() {
             pipeline.memoryCache?.removeAll()
-            pipeline.diskCache?.removeAll()
+            pipeline.diskWriter.removeAll()
         }
     }
 }

@@ -55,8 +55,8 @@ extension ImagePipeline {
             decoded = try decode(loaded.data, for: request)
         } catch {
             // A decode stopped by cancellation says nothing about the bytes: keep them.
-            if loaded.source == .disk, error != .cancelled(request.url), !Task.isCancelled {
-                diskWriter.removeOriginal(for: request)
+            if error != .cancelled(request.url), !Task.isCancelled {
+                diskWriter.removeOriginal(loaded, for: request)  // stored by the data stage, or read from disk
             }
             throw error
         }
@@ -69,7 +69,6 @@ extension ImagePipeline {
         try checkCancellation(request)
 
         storeInMemory(processed, for: request)
-        diskWriter.storeOriginal(loaded, for: request)  // they decoded
         // A new download, or a stale variant whose original changed: (re)store the variant.
         if loaded.source == .network || staleProcessed != nil {
             diskWriter.storeProcessed(processed, for: request, original: loaded)
@@ -106,7 +105,6 @@ extension ImagePipeline {
         guard entry.metadata[DiskWriter.originalFingerprintKey] == loaded.fingerprint, !loaded.storage.isForbidden,
             let response = decodeProcessed(entry, for: request, source: loaded.source == .network ? .disk : loaded.source)
         else { return nil }
-        diskWriter.storeOriginal(loaded, for: request)  // same bytes, new lifetime
         diskWriter.restoreProcessed(entry, for: request, original: loaded)
         return response
     }

@@ -162,7 +162,6 @@ public final class ImagePipeline: Sendable {
     public func data(for request: ImageRequest) async throws(Error) -> OriginalData {
         try validate(request)
         let loaded = try await loadData(for: request, progress: nil, onWaiting: { _ in })
-        diskWriter.storeOriginal(loaded, for: request, checkingHeader: true)
         return originalData(loaded)
     }
 

@@ -25,6 +25,37 @@ struct PendingDiskWritesTests {
         #expect(writes.pendingCount == 0 && writes.pendingBytes == 0)
     }
 
+    @Test("A removal overtakes its key's writes: one not begun never writes, one writing removes what it wrote")
+    func removalsOvertakeWrites() {
+        var writes = PendingDiskWrites()
+        let limits = PendingDiskWrites.Limits(count: 10, bytes: 1_000)
+        let a: CacheKey = "a"
+        #expect(writes.admit(1, key: a, bytes: 10, limits: limits) == .admitted)
+        #expect(writes.admit(2, key: a, bytes: 10, limits: limits) == .admitted)
+        #expect(writes.admit(3, key: "b", bytes: 10, limits: limits) == .admitted)
+        #expect(writes.begin(2) == true)
+        writes.revoke(a)
+        #expect(writes.phase(of: 1) == .revoked && writes.phase(of: 2) == .removesWhenDone && writes.phase(of: 3) == .waiting)
+        #expect(writes.begin(1) == false)  // revoked before it began: it writes nothing
+        #expect(writes.finish(1) == nil)
+        #expect(writes.finish(2) == a)  // it wrote after the removal: what it wrote goes too
+        #expect(writes.begin(3) == true)
+        #expect(writes.finish(3) == nil)  // another key is left alone
+        // A write admitted after the removal is a new one.
+        #expect(writes.admit(4, key: a, bytes: 10, limits: limits) == .admitted)
+        #expect(writes.begin(4) == true)
+        #expect(writes.finish(4) == nil)
+        // Emptying the cache overtakes every write.
+        #expect(writes.admit(5, key: a, bytes: 10, limits: limits) == .admitted)
+        #expect(writes.admit(6, key: "b", bytes: 10, limits: limits) == .admitted)
+        #expect(writes.begin(6) == true)
+        writes.revokeAll()
+        #expect(writes.begin(5) == false)
+        #expect(writes.finish(5) == nil)
+        #expect(writes.finish(6) == "b")
+        #expect(writes.pendingCount == 0 && writes.pendingBytes == 0)
+    }
+
     @Test("A stuck disk: writes over the bound are skipped and counted, responses never wait for them")
     func stuckDisk() async throws {
         try await withTemporaryDirectory { directory in

@@ -1,0 +1,39 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Bytes from a cache or the network, shared by every image made from them.
+    ///
+    /// Downloaded bytes are stored on disk by the data stage that made this value, once, before
+    /// any decode (``DiskWriter/storeOriginal(_:for:)``); whoever then fails to decode them removes
+    /// them again (``DiskWriter/removeOriginal(_:for:)``).
+    final class LoadedData: Sendable {
+        let data: Data
+        let source: ImageResponse.Source
+        /// How the bytes, and what is made from them, may be kept on disk.
+        let storage: DiskStorage
+        let timing: ImageResponse.Timing
+        /// When the original's disk entry stops being fresh (stored, read or refreshed): processed
+        /// variants made from these bytes are stored to expire with it.
+        let expiry: DiskCache.Expiry
+        /// Bytes kept from an interrupted download that this one resumed (0: it started from zero).
+        let resumedByteCount: Int
+
+        init(
+            data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: ImageResponse.Timing,
+            expiry: DiskCache.Expiry = .lifetime(nil), resumedByteCount: Int = 0
+        ) {
+            self.data = data
+            self.source = source
+            self.storage = storage
+            self.timing = timing
+            self.expiry = expiry
+            self.resumedByteCount = resumedByteCount
+        }
+
+        /// Names these exact bytes (CRC-32 and length): a processed variant on disk records the
+        /// fingerprint of its original, so it is served only while the original is unchanged.
+        var fingerprint: String {
+            String(Checksum.crc32(data), radix: 16) + "-" + String(data.count)
+        }
+    }
+}
