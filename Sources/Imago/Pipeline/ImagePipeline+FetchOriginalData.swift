@@ -129,7 +129,7 @@ extension ImagePipeline {
             staleValidators: stale.map { HTTPCacheHeaders(metadata: $0.metadata) })
         let dataRequest = DataRequest(
             url: request.url, headers: machine.headers(adding: request.headers),
-            credentialHeaderNames: request.credentialHeaderNames)
+            credentialHeaderNames: request.credentialHeaderNames, maximumBodySize: request.maximumSourceByteCount)
         let store = configuration.resumableData
         while true {
             machine.startAttempt()
