@@ -104,7 +104,9 @@ import Testing
         #expect(statistics.decodedOriginalsCost <= tierBytes)
         #expect(statistics.decodedOriginalsCount == 20, "the large decode is over an entry's share: not kept")
         #expect(statistics.decodeCount == 21, "one decode per source: the small ones' second sizes came from the tier")
-        for index in 0..<20 { #expect(origin.requestCount(for: "/\(index).jpg") == 1) }
+        // Downloads: a second size that arrives after the first one's download ended, but before
+        // its decode started, downloads again (then finds the decode kept): at most two.
+        for index in 0..<20 { #expect((1...2).contains(origin.requestCount(for: "/\(index).jpg"))) }
     }
 }
 #endif

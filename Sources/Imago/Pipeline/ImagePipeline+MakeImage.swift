@@ -15,6 +15,11 @@ extension ImagePipeline {
         case .none: break
         }
         let need = originalNeed(for: request)
+        if let need, request.cachePolicy.readsMemory {
+            // A decode of the source under way (another size of a `srcset`) is waited for: what
+            // it keeps may serve this request without a download.
+            await originalDecodes.wait { $0.source == need.source }
+        }
         if let need, request.cachePolicy.readsMemory,
             let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now())
         {

@@ -20,6 +20,12 @@ final class KeyedFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
+    /// Waits for the work running now under every key `matches` accepts.
+    func wait(for matches: (Key) -> Bool) async {
+        let tasks = running.withLock { table in table.filter { matches($0.key) }.map(\.value) }
+        for task in tasks { _ = await task.value }
+    }
+
     /// Work running now.
     var count: Int { running.withLock { $0.count } }
 }
