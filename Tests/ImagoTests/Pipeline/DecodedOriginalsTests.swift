@@ -153,6 +153,23 @@ struct DecodedOriginalsTests {
         }
     }
 
+    @Test("an AVIF source, which cannot be reduced on load, is reduced as soon as it is decoded")
+    func avifIsReducedAtOnce() async throws {
+        // Skipped where libavif has no AV1 encoder to make the source with.
+        guard let avif = try? AVIFEncoder(quality: 0.6).encode(Fixtures.picture(width: 1600, height: 1200, seed: 8)) else { return }
+        try await withTestServer { server in
+            server.set("/photo.avif", data: avif, contentType: "image/avif")
+            let pipeline = Self.pipeline()
+            let processor = ScaledProcessor(scale: 0.1)
+            _ = try await pipeline.image(for: ImageRequest(url: server.url(for: "/photo.avif"), processors: [processor]))
+            #expect(processor.seen.sizes.withLock { $0 }.first?.pixels == PixelSize(width: 200, height: 150))
+            let statistics = pipeline.statistics()
+            #expect(statistics.decodedOriginalsCount == 1)
+            #expect(statistics.decodedOriginalsCost < 200 * 150 * 4 + 1024, "kept at 1/8, not 1600x1200")
+            #expect(statistics.peakDecodingBytes == 1600 * 1200 * 4, "counted at full size while it decoded")
+        }
+    }
+
     @Test("decodes in flight are counted, within the budget")
     func decodingBytesAreCounted() async throws {
         try await withTestServer { server in
