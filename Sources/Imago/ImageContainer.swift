@@ -35,6 +35,16 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         get { details.colorProfileHandling }
         set { changeDetails { $0.colorProfileHandling = newValue } }
     }
+    /// The size of the source this image was decoded from, after its EXIF orientation: larger
+    /// than ``pixelSize`` when the pipeline decoded a reduced copy (shrink-on-load, or an entry
+    /// of its tier of decoded originals) for a processor that needs fewer pixels (see
+    /// ``ImageProcessing/requiredSourceScale(for:)``). A processor that places things in source
+    /// coordinates (a crop, say) scales them by `pixelSize / sourcePixelSize`. Processing keeps
+    /// it. Default: ``pixelSize``, when nothing else was recorded.
+    public var sourcePixelSize: PixelSize {
+        get { details.sourcePixelSize ?? pixelSize }
+        set { changeDetails { $0.sourcePixelSize = newValue } }
+    }
     #if os(Linux)
     /// A conversion to sRGB the decoder left for after the thumbnail (see
     /// `DecodingContext.defersColorConversion`); the pipeline runs it before anything else sees
@@ -66,6 +76,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         var repairs: [ImageContainer.Repair]
         var colorProfile: ColorProfile?
         var colorProfileHandling = ColorProfileHandling.convertToSRGB
+        var sourcePixelSize: PixelSize?
         #if os(Linux)
         var pendingColorConversion: ColorTransform?
         #endif
@@ -83,6 +94,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
             let copy = Details(frames: frames, repairs: repairs)
             copy.colorProfile = colorProfile
             copy.colorProfileHandling = colorProfileHandling
+            copy.sourcePixelSize = sourcePixelSize
             #if os(Linux)
             copy.pendingColorConversion = pendingColorConversion
             #endif

@@ -68,6 +68,23 @@ public struct ImageRequest: Sendable {
         get { storage.colorProfileHandling }
         set { change { $0.colorProfileHandling = newValue } }
     }
+    /// The most bytes the source may have, below the loader's own limit: the loader refuses a
+    /// larger body from its `Content-Length` and stops one that grows past it while streaming,
+    /// and the pipeline refuses bytes from disk or a cache layer over it, with
+    /// ``ImagePipeline/Error/sourceTooLarge(_:_:)``. Not part of the cache key. Default: `nil`
+    /// (only the loader's ``DataLoader.Configuration/maximumBodySize``).
+    public var maximumSourceByteCount: Int? {
+        get { storage.maximumSourceByteCount }
+        set { change(keys: false) { $0.maximumSourceByteCount = newValue } }
+    }
+    /// The most pixels (width x height, after the EXIF orientation) the source may have, below
+    /// ``ImagePipeline/Configuration/decodingLimits``: checked against the header before any
+    /// decode (and against a kept decode's source), with
+    /// ``ImagePipeline/Error/sourceTooLarge(_:_:)``. Not part of the cache key. Default: `nil`.
+    public var maximumSourcePixelCount: Int? {
+        get { storage.maximumSourcePixelCount }
+        set { change(keys: false) { $0.maximumSourcePixelCount = newValue } }
+    }
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     public var cacheKeyOverride: String? {
         get { storage.cacheKeyOverride }
@@ -121,6 +138,8 @@ public struct ImageRequest: Sendable {
         var decodesPreviews: Bool?
         var colorProfileHandling: ColorProfileHandling
         var cacheKeyOverride: String?
+        var maximumSourceByteCount: Int?
+        var maximumSourcePixelCount: Int?
         /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
         /// whenever a field they depend on changes, so a cache lookup builds no string.
         var keys = CacheKeys.empty
@@ -147,6 +166,8 @@ public struct ImageRequest: Sendable {
                 colorProfileHandling: colorProfileHandling)
             copy.credentialHeaderNames = credentialHeaderNames
             copy.decodesPreviews = decodesPreviews
+            copy.maximumSourceByteCount = maximumSourceByteCount
+            copy.maximumSourcePixelCount = maximumSourcePixelCount
             return copy
         }
     }

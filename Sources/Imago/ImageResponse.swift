@@ -1,3 +1,5 @@
+import Foundation
+
 /// A loaded image and where it came from.
 public struct ImageResponse: Sendable, CustomStringConvertible {
     /// Where a response was served from.
@@ -24,17 +26,28 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// (see ``ImagePipeline/Configuration/resumableData``); 0 when the download started from zero
     /// or nothing was downloaded.
     public var resumedByteCount: Int
+    /// When the source the image was made from stops being fresh (its caching headers, honoured
+    /// by default, or the disk entry's expiry, or the disk cache's entry lifetime), on
+    /// ``ImagePipeline/Configuration/now``: whoever keeps what they make of the image (an
+    /// encoded response, say) keeps it no longer. `nil` when none applies or is known (a memory
+    /// hit of a processed image).
+    public var expiresAt: Date?
+    /// `false` when the source said `Cache-Control: no-store` (and the pipeline honours caching
+    /// headers): nothing made from the image should be kept. Default: `true`.
+    public var isStorable: Bool
 
     /// A response carrying `container`, loaded from `source`.
     public init(
         container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: ImageResponse.Timing = ImageResponse.Timing(),
-        resumedByteCount: Int = 0
+        resumedByteCount: Int = 0, expiresAt: Date? = nil, isStorable: Bool = true
     ) {
         self.container = container
         self.source = source
         self.encodedByteCount = encodedByteCount
         self.timing = timing
         self.resumedByteCount = resumedByteCount
+        self.expiresAt = expiresAt
+        self.isStorable = isStorable
     }
 
     /// The displayable image.

@@ -16,12 +16,20 @@ extension DataLoader {
         /// another origin (any case). `Authorization`, `Proxy-Authorization` and `Cookie` are always
         /// treated so. Default: none.
         public var credentialHeaderNames: Set<String>
+        /// This download's own body limit in bytes, below the loader's
+        /// ``DataLoader/Configuration/maximumBodySize`` (``ImageRequest/maximumSourceByteCount``):
+        /// refused from `Content-Length` and while streaming with
+        /// ``ImagePipeline/Error/sourceTooLarge(_:_:)``. Default: `nil`, the loader's limit only.
+        public var maximumBodySize: Int?
 
         /// A request for `url` with `headers`; see ``credentialHeaderNames`` for what a redirect drops.
-        public init(url: URL, headers: [String: String] = [:], credentialHeaderNames: Set<String> = []) {
+        public init(
+            url: URL, headers: [String: String] = [:], credentialHeaderNames: Set<String> = [], maximumBodySize: Int? = nil
+        ) {
             self.url = url
             self.headers = headers
             self.credentialHeaderNames = credentialHeaderNames
+            self.maximumBodySize = maximumBodySize
         }
     }
 

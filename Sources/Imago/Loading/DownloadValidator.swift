@@ -15,6 +15,9 @@ package struct DownloadValidator: Sendable {
 
     let url: URL
     let maximumBodySize: Int
+    /// Whether ``maximumBodySize`` is the request's own limit (``DataLoader.Request/maximumBodySize``),
+    /// which is refused with ``ImagePipeline/Error/sourceTooLarge(_:_:)`` rather than `bodyTooLarge`.
+    let limitIsRequests: Bool
     /// Whether the request carried `If-None-Match` or `If-Modified-Since`, so a 304 is an answer.
     let isConditional: Bool
 
@@ -26,7 +29,9 @@ package struct DownloadValidator: Sendable {
 
     package init(request: DataLoader.Request, configuration: DataLoader.Configuration) {
         self.url = request.url
-        self.maximumBodySize = configuration.maximumBodySize
+        let requested = request.maximumBodySize.map { max(0, $0) } ?? Int.max
+        self.maximumBodySize = min(configuration.maximumBodySize, requested)
+        self.limitIsRequests = requested < configuration.maximumBodySize
         let names = Set(request.headers.keys.map { $0.lowercased() })
         self.isConditional = names.contains("if-none-match") || names.contains("if-modified-since")
     }
@@ -78,9 +83,9 @@ package struct DownloadValidator: Sendable {
             // With a content coding the length describes other bytes than the ones counted here.
             guard encoding == "identity" else { return }
             expectedLength = declared
-            guard declared <= maximumBodySize else { throw .bodyTooLarge(url, limit: maximumBodySize) }
+            guard declared <= maximumBodySize else { throw tooLarge(declared) }
         case .tooLarge:
-            throw .bodyTooLarge(url, limit: maximumBodySize)
+            throw tooLarge(nil)
         case .invalid:
             throw .connectionFailed(
                 url, reason: "the server sent an invalid Content-Length (\(Self.quoted(field))), so the body's end is unknown")
@@ -102,10 +107,16 @@ package struct DownloadValidator: Sendable {
         return "\"" + escaped.joined() + "\""
     }
 
+    /// The error for a body over ``maximumBodySize`` (`declared` bytes, when known).
+    private func tooLarge(_ declared: Int?) -> ImagePipeline.Error {
+        limitIsRequests
+            ? .sourceTooLarge(url, .bytes(limit: maximumBodySize, actual: declared)) : .bodyTooLarge(url, limit: maximumBodySize)
+    }
+
     /// Takes the next piece of the body, refusing it when the body would pass the limit.
     package mutating func receive(_ chunk: some Collection<UInt8>) throws(ImagePipeline.Error) {
         guard chunk.count <= maximumBodySize - body.count else {
-            throw .bodyTooLarge(url, limit: maximumBodySize)
+            throw tooLarge(nil)
         }
         body.append(contentsOf: chunk)
     }

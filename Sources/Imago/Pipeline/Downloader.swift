@@ -75,7 +75,7 @@ struct Downloader {
             staleValidators: stale.map { HTTPCacheHeaders(metadata: $0.metadata) })
         let dataRequest = DataLoader.Request(
             url: request.url, headers: machine.headers(adding: request.headers),
-            credentialHeaderNames: request.credentialHeaderNames)
+            credentialHeaderNames: request.credentialHeaderNames, maximumBodySize: request.maximumSourceByteCount)
         let store = configuration.resumableData
         while true {
             machine.startAttempt()

@@ -105,6 +105,30 @@ extension ImagePipeline {
         /// is JPEG when a decoder of your own handles it. ``ImageRequest/decodesPreviews``
         /// overrides it per request. Default: `false`.
         public var decodesPreviews = false
+        /// Bytes of decoded originals kept in memory: what shrink-on-load made of a source (at
+        /// 1/8, 1/4, 1/2 or full size, colour handled, before any processing), keyed by the
+        /// original key, the colour handling and the reduction. Processed requests of one source
+        /// (the sizes of a `srcset`, other processor chains) are made from it, so a source is
+        /// downloaded and decoded once for all of them. An entry lives as long as its source is
+        /// fresh, is never kept for a `no-store` source, and goes when the source's bytes change.
+        /// Requests with no processing (their image is the memory cache's) do not use it. 0 turns
+        /// it off. Default: 32 MiB, modest for an app (an image proxy sets more).
+        public var decodedOriginalsBytes = 32 * 1024 * 1024
+        /// The largest share of ``decodedOriginalsBytes`` one entry may take, so that one large
+        /// source cannot empty the tier: a decode over it is kept reduced to the largest size its
+        /// requests asked for (if that fits), or not at all. Default: 0.25.
+        public var decodedOriginalsEntryFraction = 0.25
+        /// Bytes of pixels that decodes under way may hold together, estimated from each
+        /// source's header at the scale it is decoded at (sources that cannot be reduced on
+        /// load, HEIF and AVIF, at full size). A decode that would pass it waits until others
+        /// finish; one larger than the whole budget runs alone, when no other decode runs, so a
+        /// burst of large sources is decoded one after another instead of at once. Default:
+        /// 512 MiB.
+        public var maximumDecodingBytes = 512 * 1024 * 1024
+        /// The wall clock that the freshness of decoded originals (``decodedOriginalsBytes``) and
+        /// ``ImageResponse/expiresAt`` are read against. Tests pass a clock of their own.
+        /// Default: the system's (`Date()`).
+        public var now: @Sendable () -> Date = { Date() }
 
         /// A configuration with every default but what is given.
         public init(

@@ -14,6 +14,9 @@ extension ImagePipeline {
         case httpStatus(URL, statusCode: Int, retryAfter: Duration? = nil)
         /// The body grew past the configured maximum; the download was stopped there.
         case bodyTooLarge(URL, limit: Int)
+        /// The source is larger than the request's own limit (``ImageRequest/maximumSourceByteCount``
+        /// or ``ImageRequest/maximumSourcePixelCount``); `limit` says which, and the figures.
+        case sourceTooLarge(URL, SourceLimit)
         /// The body ended at a different length than its `Content-Length` declared.
         case bodyLengthMismatch(URL, expected: Int, received: Int)
         /// A time limit ran out (see ``TimeoutKind``).
@@ -44,6 +47,25 @@ extension ImagePipeline {
         /// Only thrown after more than one attempt: a single failure is thrown as it is.
         indirect case gaveUp(last: Error, attempts: Int)
 
+        /// Which of a request's source limits a source passed, with the figures.
+        public enum SourceLimit: Sendable, Hashable, CustomStringConvertible {
+            /// More bytes than `limit`: `actual` when known (a `Content-Length`, bytes from disk),
+            /// `nil` when the download was stopped as it passed the limit.
+            case bytes(limit: Int, actual: Int?)
+            /// More pixels than `limit`: the source's `width` x `height` (after its orientation).
+            case pixels(limit: Int, width: Int, height: Int)
+
+            /// `4,000,000 bytes, more than the limit of 1,000,000`.
+            public var description: String {
+                switch self {
+                case .bytes(let limit, let actual):
+                    (actual.map { "\($0) bytes, more than" } ?? "more bytes than") + " the request's limit of \(limit) bytes"
+                case .pixels(let limit, let width, let height):
+                    "\(width)x\(height) pixels, more than the request's limit of \(limit)"
+                }
+            }
+        }
+
         /// Which time limit ran out.
         public enum TimeoutKind: String, Sendable, Hashable {
             /// No connection was established in time.
@@ -60,6 +82,7 @@ extension ImagePipeline {
             case .unsupportedScheme: "unsupported_scheme"
             case .httpStatus: "http_status"
             case .bodyTooLarge: "body_too_large"
+            case .sourceTooLarge: "source_too_large"
             case .bodyLengthMismatch: "body_length_mismatch"
             case .timedOut(_, let kind, _): "timeout_\(kind.rawValue)"
             case .connectionFailed: "connection_failed"
@@ -97,7 +120,7 @@ extension ImagePipeline {
         /// The URL the failure concerns, when there is one.
         public var url: URL? {
             switch self {
-            case .unsupportedScheme(let url), .httpStatus(let url, _, _), .bodyTooLarge(let url, _),
+            case .unsupportedScheme(let url), .httpStatus(let url, _, _), .bodyTooLarge(let url, _), .sourceTooLarge(let url, _),
                 .bodyLengthMismatch(let url, _, _), .timedOut(let url, _, _), .connectionFailed(let url, _),
                 .emptyBody(let url), .notCached(let url), .offline(let url), .cancelled(let url):
                 url
@@ -147,6 +170,8 @@ extension ImagePipeline {
                 return "\(subject): the server answered HTTP \(status) \(HTTPStatus.reason(status)); no image was loaded."
             case .bodyTooLarge(_, let limit):
                 return "\(subject): the body is larger than the \(limit)-byte limit; raise maximumBodySize to allow it."
+            case .sourceTooLarge(_, let limit):
+                return "\(subject): the source has \(limit); it was not decoded."
             case .bodyLengthMismatch(_, let expected, let received):
                 return "\(subject): the server declared \(expected) bytes but sent \(received); the download is incomplete."
             case .timedOut(_, let kind, let after):

@@ -2,21 +2,32 @@ import Foundation
 import Synchronization
 
 extension ImagePipeline {
-    /// The shared work for one processed image: a processed copy on disk, or the original bytes
-    /// (shared with every other variant of the same URL), decoded and processed once.
+    /// The shared work for one processed image: a processed copy on disk, a kept decode of its
+    /// original (the tier of decoded originals), or the original bytes (shared with every other
+    /// variant of the same URL), decoded and processed once.
     func makeImage(
         for request: ImageRequest, context: InFlightTable<WorkKey, ImageResponse>.Context
     ) async throws(Error) -> ImageResponse {
-        if request.cachePolicy.readsMemory,
-            let cached = configuration.memoryCache?.value(forKey: request.processedKey)
-        {
-            return ImageResponse(container: cached, source: .memory)  // stored while this work waited
-        }
         var staleProcessed: DiskCache.Entry?
         switch readProcessedFromDisk(for: request) {
         case .fresh(let response): return response
         case .expired(let entry): staleProcessed = entry
         case .none: break
+        }
+        let need = originalNeed(for: request)
+        if let need, request.cachePolicy.readsMemory {
+            // A decode of the source under way (another size of a `srcset`) is waited for: what
+            // it keeps may serve this request without a download.
+            await originalDecodes.wait { $0.source == need.source }
+        }
+        if let need, request.cachePolicy.readsMemory,
+            let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now())
+        {
+            try checkSourceLimits(bytes: entry.encodedByteCount, size: entry.sourceSize, for: request)
+            let processed = try process(entry.container, for: request)
+            try checkCancellation(request)
+            storeInMemory(processed, for: request)
+            return ImageResponse(container: processed, source: .memory, expiresAt: entry.expiresAt, isStorable: entry.isStorable)
         }
 
         let dataRequestHandle = Mutex<InFlightTable<WorkKey, LoadedData>.WaiterHandle?>(nil)
@@ -47,12 +58,24 @@ extension ImagePipeline {
             return response
         }
 
+        try checkSourceLimits(bytes: loaded.data.count, size: nil, for: request)
+
         var timing = loaded.timing
         let clock = ContinuousClock()
         let decodeStart = clock.now
         let decoded: ImageContainer
         do throws(Error) {
-            decoded = try decode(loaded.data, for: request)
+            if let need {
+                decoded = try await decodedOriginal(loaded, need: need, for: request).container
+            } else {
+                let header = ImageHeader.probe(loaded.data)
+                try checkSourceLimits(bytes: nil, size: header.map { PixelSize(width: $0.width, height: $0.height) }, for: request)
+                decoded = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(header, reduction: 1)) {
+                    () throws(Error) -> ImageContainer in
+                    decodeCounter.add(1, ordering: .relaxed)
+                    return try decode(loaded.data, for: request)
+                }
+            }
         } catch {
             // A decode stopped by cancellation says nothing about the bytes: keep them.
             if error != .cancelled(request.url), !Task.isCancelled {
@@ -75,7 +98,7 @@ extension ImagePipeline {
         }
         return ImageResponse(
             container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing,
-            resumedByteCount: loaded.resumedByteCount)
+            resumedByteCount: loaded.resumedByteCount, expiresAt: expiresAt(of: loaded), isStorable: !loaded.storage.isForbidden)
     }
 
     /// What the disk holds for a processed request.

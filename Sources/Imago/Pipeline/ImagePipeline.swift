@@ -27,6 +27,15 @@ public final class ImagePipeline: Sendable {
     let diskWriter: DiskWriter
     let broadcaster = EventBroadcaster()
     let metrics: PipelineMetrics
+    /// What shrink-on-load made of sources, for their other variants
+    /// (``Configuration/decodedOriginalsBytes``).
+    let decodedOriginals: DecodedOriginals
+    /// Decodes of originals under way, by source and reduction, joined by requests that need the same.
+    let originalDecodes = KeyedFlight<DecodedOriginals.Key, Result<DecodedOriginals.Entry, Error>>()
+    /// Bytes held by decodes under way (``Configuration/maximumDecodingBytes``).
+    let decodeBudget: DecodeBudget
+    /// Originals decoded since the pipeline was made.
+    let decodeCounter = Atomic<Int>(0)
     /// Random numbers for retry jitter.
     let random = Mutex(SystemRandomNumberGenerator())
 
@@ -44,6 +53,9 @@ public final class ImagePipeline: Sendable {
         self.scheduler = Scheduler(maximumConcurrent: configuration.maximumConcurrentDownloads)
         self.metrics = PipelineMetrics(label: configuration.metricsLabel, factory: configuration.metricsFactory)
         self.diskWriter = DiskWriter(configuration: configuration)
+        self.decodedOriginals = DecodedOriginals(
+            byteLimit: configuration.decodedOriginalsBytes, entryFraction: configuration.decodedOriginalsEntryFraction)
+        self.decodeBudget = DecodeBudget(budget: configuration.maximumDecodingBytes)
     }
 
     deinit { broadcaster.finish() }
@@ -182,11 +194,16 @@ public final class ImagePipeline: Sendable {
 
     /// What the caches hold and what the network is doing, now.
     public func statistics() -> Statistics {
-        Statistics(
+        let decoded = decodedOriginals.totals
+        let decoding = decodeBudget.bytes
+        return Statistics(
             memoryCost: configuration.memoryCache?.totalCost ?? 0,
             memoryCount: configuration.memoryCache?.totalCount ?? 0,
             disk: configuration.diskCache?.statistics(),
-            activeDownloads: scheduler.activeCount, queuedDownloads: scheduler.queuedCount)
+            activeDownloads: scheduler.activeCount, queuedDownloads: scheduler.queuedCount,
+            decodedOriginalsCost: decoded.bytes, decodedOriginalsCount: decoded.count,
+            decodingBytes: decoding.now, peakDecodingBytes: decoding.peak,
+            decodeCount: decodeCounter.load(ordering: .relaxed))
     }
 
     /// A snapshot of ``ImagePipeline/statistics()``.
@@ -201,6 +218,18 @@ public final class ImagePipeline: Sendable {
         public var activeDownloads: Int
         /// Downloads waiting for a slot.
         public var queuedDownloads: Int
+        /// Bytes of pixels in the tier of decoded originals (``Configuration/decodedOriginalsBytes``).
+        public var decodedOriginalsCost: Int
+        /// Entries in the tier of decoded originals.
+        public var decodedOriginalsCount: Int
+        /// Bytes of pixels held by decodes under way, as estimated from their headers
+        /// (``Configuration/maximumDecodingBytes``).
+        public var decodingBytes: Int
+        /// The most ``decodingBytes`` has been since the pipeline was made.
+        public var peakDecodingBytes: Int
+        /// Sources decoded since the pipeline was made (every decode of downloaded or cached
+        /// original bytes, shared or not; not the processed variants read from disk).
+        public var decodeCount: Int
     }
 
     private func validate(_ request: ImageRequest) throws(Error) {

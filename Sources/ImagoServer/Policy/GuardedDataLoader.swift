@@ -74,19 +74,9 @@ public final class GuardedDataLoader: DataLoading {
     /// Clients kept, clients existing (kept, and evicted ones still in use) and leases held: for tests.
     var clientCounts: (kept: Int, live: Int, leases: Int) { clients.counts }
 
-    /// A request header the proxy sets for one download (`max_src_file_size`): the body limit of
-    /// that download, in bytes, below ``configuration``'s. Taken off the request, never sent.
-    public static let maximumBodySizeHeader = "X-Imago-Maximum-Body-Size"
-
     public func loadData(
         for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
     ) async throws(ImagePipeline.Error) -> DataLoader.Response {
-        var stripped = request
-        var configuration = self.configuration
-        if let limit = stripped.headers.removeValue(forKey: Self.maximumBodySizeHeader).flatMap({ Int($0) }), limit >= 0 {
-            configuration.maximumBodySize = min(configuration.maximumBodySize, limit)
-        }
-        let request = stripped
         guard !clients.isShutDown else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }

@@ -4,22 +4,29 @@ import Foundation
 import Imago
 
 extension ImageProxy {
-    /// Decodes the source (at the reduction the request allows), renders and encodes it as
-    /// `format` (`nil`: JPEG for opaque output, PNG for transparent).
+    /// Makes the image through the pipeline (the source from its tier of decoded originals, disk
+    /// cache or network, decoded at the reduction the request allows, rendered), then encodes it
+    /// as `format` (`nil`: JPEG for opaque output, PNG for transparent).
     func produce(_ parsed: ProcessingPath, format: ImageFormat?) async throws(ProxyError) -> EncodedImage {
         let options = parsed.options
-        let source = try await decodedSource(for: parsed)
-        let geometry = ProxyGeometry(
-            source: source.size, options: options, maximumDimension: configuration.maximumOutputDimension)
+        let response: ImageResponse
+        do {
+            response = try await pipeline.image(for: request(for: parsed))
+        } catch {
+            throw ProxyError(error)
+        }
+        // A memory answer is the pipeline's tier of decoded originals: no download, no decode.
+        metrics.recordHit(tier: response.source == .memory ? "decoded" : response.source.rawValue)
+        if response.source == .network, let bytes = response.encodedByteCount { metrics.recordSourceBytes(bytes) }
         do throws(ImagePipeline.Error) {
-            var bitmap = try ProxyRenderer(geometry: geometry, options: options).render(source.bitmap)
+            var bitmap = try response.container.bitmap()
             let format = format ?? (bitmap.alphaMode == .opaque ? .jpeg : .png)
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
             let quality = options.quality ?? configuration.defaultQuality
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
-            let profile = source.container.pixelColorProfile
+            let profile = response.container.pixelColorProfile
             var data: Data
             switch format {
             case .jpeg:
@@ -34,155 +41,34 @@ extension ImageProxy {
             let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
             return EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: etag, width: bitmap.width, height: bitmap.height,
-                expiresAt: source.expiresAt, isStorable: source.isStorable)
+                expiresAt: response.expiresAt, isStorable: response.isStorable)
         } catch {
             throw ProxyError(error)
         }
     }
 
-    /// The source for `parsed`: from the decoded tier when an entry covers what the request needs
-    /// and is fresh; otherwise its bytes from the pipeline (disk cache or network, within the
-    /// path's `max_src_file_size`), checked against `max_src_resolution`, decoded at the largest
-    /// reduction that still covers the request (joining a decode of the same under way) and kept.
-    func decodedSource(for parsed: ProcessingPath) async throws(ProxyError) -> DecodedSource {
+    /// The pipeline request for `parsed`: its source with the colour handling asked, the proxy's
+    /// rendering as the processor, and the path's `max_src_file_size` and `max_src_resolution` as
+    /// the request's source limits (enforced by the loader from `Content-Length` and while
+    /// streaming, and by the pipeline on bytes from disk and on the header's pixels).
+    func request(for parsed: ProcessingPath) -> ImageRequest {
         let options = parsed.options
         let handling: ColorProfileHandling =
             options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
-        let key = DecodedSourceStore.SourceKey(url: parsed.source.absoluteString, handling: handling)
-        let maximumDimension = configuration.maximumOutputDimension
-        let requiredScale = { @Sendable (size: PixelSize) in
-            ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension).requiredScale
-        }
-        if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: configuration.now()) {
-            try Self.check(entry.size, bytes: entry.byteCount, against: options)
-            metrics.recordHit(tier: "decoded")
-            return entry
-        }
-        let original = try await originalData(for: parsed, handling: handling)
-        // The source as it is now: kept decodes of other bytes go, those of the same bytes are
-        // fresh again (a revalidation) and may serve this request.
-        decodedSources.refresh(
-            key, fingerprint: original.fingerprint, expiresAt: original.expiresAt, isStorable: original.isStorable)
-        if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: configuration.now()) {
-            try Self.check(entry.size, bytes: entry.byteCount, against: options)
-            return entry
-        }
-        let header = ImageHeader.probe(original.data)
-        // The size after the EXIF orientation (5–8 turn the image), which the geometry is about.
-        let turned = (ImageHeader.details(original.data)?.orientation ?? 1) >= 5
-        let orientedHeader = header.map {
-            turned ? PixelSize(width: $0.height, height: $0.width) : PixelSize(width: $0.width, height: $0.height)
-        }
-        if let orientedHeader { try Self.check(orientedHeader, bytes: original.data.count, against: options) }
-        let reduction = orientedHeader.map {
-            Self.reduction(for: $0, options: options, maximumDimension: maximumDimension)
-        } ?? 1
-        var decodingLimits = configuration.decodingLimits
-        if let pixels = options.maximumSourcePixels {
-            decodingLimits.maximumSourcePixelCount = min(decodingLimits.maximumSourcePixelCount, pixels)
-        }
-        let limits = decodingLimits
-        let url = parsed.source
-        let flightKey = DecodedSourceStore.Key(source: key, reduction: reduction)
-        let now = configuration.now()
-        let result = await decodeFlights.run(flightKey) { [self] () -> Result<DecodedSource, ProxyError> in
-            // A decode that finished between this request's lookup and its flight has been kept.
-            if case .hit(let entry) = decodedSources.lookup(key, requiredScale: requiredScale, now: now) {
-                return .success(entry)
-            }
-            do throws(ProxyError) {
-                let decoded = try decode(
-                    original, url: url, reduction: reduction, orientedHeader: orientedHeader, limits: limits, handling: handling)
-                decodedSources.store(decoded, source: key, reduction: reduction)
-                return .success(decoded)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        var request = ImageRequest(
+            url: parsed.source,
+            processors: [ProxyRendering(options: options, maximumDimension: configuration.maximumOutputDimension)],
+            colorProfileHandling: handling)
+        request.maximumSourceByteCount = options.maximumSourceBytes
+        request.maximumSourcePixelCount = options.maximumSourcePixels
+        return request
     }
 
-    /// The source's bytes from the pipeline, with the path's `max_src_file_size` (enforced by the
-    /// loader from `Content-Length` and while streaming, and here on bytes already local).
-    private func originalData(
-        for parsed: ProcessingPath, handling: ColorProfileHandling
-    ) async throws(ProxyError) -> ImagePipeline.OriginalData {
-        var request = ImageRequest(url: parsed.source, colorProfileHandling: handling)
-        if let limit = parsed.options.maximumSourceBytes {
-            request.headers[GuardedDataLoader.maximumBodySizeHeader] = "\(limit)"
-        }
-        var original: ImagePipeline.OriginalData
-        do {
-            original = try await pipeline.data(for: request)
-        } catch {
-            throw ProxyError(error)
-        }
-        // The pipeline's expiry is on the system clock: the same lifetime on the proxy's clock.
-        original.expiresAt = original.expiresAt.map { configuration.now().addingTimeInterval($0.timeIntervalSinceNow) }
-        metrics.recordHit(tier: original.source.rawValue)
-        if original.source == .network { metrics.recordSourceBytes(original.data.count) }
-        return original
-    }
-
-    /// The path's `max_src_resolution` and `max_src_file_size` against a source of `size` pixels
-    /// (after its orientation) and `bytes` bytes: 422 `source_too_large` beyond them.
-    static func check(_ size: PixelSize, bytes: Int, against options: ProcessingOptions) throws(ProxyError) {
-        if let limit = options.maximumSourceBytes, bytes > limit {
-            throw ProxyError(
-                status: 422, code: "source_too_large", message: "the source is larger than the URL's limit of \(limit) bytes")
-        }
-        // Both sides are within the decoders' limits (65,500), so the product fits.
-        if let pixels = options.maximumSourcePixels, size.width * size.height > pixels {
-            throw ProxyError(
-                status: 422, code: "source_too_large",
-                message: "the source has \(size.width)x\(size.height) pixels, more than the URL's limit of \(pixels)")
-        }
-    }
-
-    /// Decodes `original` at `reduction` (the first frame, EXIF orientation applied, colour as
-    /// `handling` says) and counts the decode.
-    private func decode(
-        _ original: ImagePipeline.OriginalData, url: URL, reduction: Int, orientedHeader: PixelSize?, limits: DecodingLimits,
-        handling: ColorProfileHandling
-    ) throws(ProxyError) -> DecodedSource {
-        decodeCounter.add(1, ordering: .relaxed)
-        let maximumPixelSize = orientedHeader.flatMap { size in
-            reduction > 1 ? (max(size.width, size.height) + reduction - 1) / reduction : nil
-        }
-        do throws(ImagePipeline.Error) {
-            let container = try ImageDecoder.decode(
-                original.data, url: url, limits: limits, maximumPixelSize: maximumPixelSize, decodesAllFrames: false,
-                colorProfileHandling: handling)
-            let bitmap = try container.bitmap()
-            let decoded = PixelSize(width: bitmap.width, height: bitmap.height)
-            return DecodedSource(
-                container: container, bitmap: bitmap, size: orientedHeader.map { Self.orientedSize($0, decoded: decoded) } ?? decoded,
-                expiresAt: original.expiresAt, isStorable: original.isStorable, fingerprint: original.fingerprint,
-                byteCount: original.data.count)
-        } catch {
-            throw ProxyError(error)
-        }
-    }
-
-    /// The reductions a source is decoded at: 1/8, 1/4, 1/2 of each side (JPEG's DCT scales, and
-    /// the buckets other formats are decoded to), or full size.
-    static let reductions = [8, 4, 2]
-
-    /// The largest of ``reductions`` whose pixels still cover what `options` need of a source of
-    /// `size` (after its EXIF orientation), or 1.
+    /// The reduction a source of `size` (after its EXIF orientation) is decoded at for `options`:
+    /// the largest of 1/8, 1/4, 1/2 whose pixels still cover what the geometry needs, or 1.
     static func reduction(for size: PixelSize, options: ProcessingOptions, maximumDimension: Int) -> Int {
-        let required = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension).requiredScale
-        return reductions.first { 1 / Double($0) >= required } ?? 1
-    }
-
-    /// `header` (the size after the orientation the file's header states), turned when the
-    /// decoded pixels are the other way round (an orientation stated where the header reader does
-    /// not look): the geometry must be about the pixels' shape.
-    static func orientedSize(_ header: PixelSize, decoded: PixelSize) -> PixelSize {
-        let disagree =
-            header.width != header.height && decoded.width != decoded.height
-            && (header.width > header.height) != (decoded.width > decoded.height)
-        return disagree ? PixelSize(width: header.height, height: header.width) : header
+        ImagePipeline.reduction(
+            for: ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension).requiredScale)
     }
 
     static func contentType(_ format: ImageFormat) -> String {

@@ -2,7 +2,6 @@
 import Crypto
 import Foundation
 import Imago
-import Synchronization
 
 /// The image proxy without its HTTP server: a request path and two request headers in, a
 /// ``ProxyResponse`` out. ``ImagoServer`` mounts it on Hummingbird; another server can too.
@@ -10,21 +9,16 @@ import Synchronization
 /// A request: parse the path (400; presets expanded), check the signature (403), the expiry
 /// (404), the security options (403), the output size (400) and the source policy (403); serve
 /// from the response tier (encoded bytes) or, through the bounded admission queue (503 when
-/// full), make it: the source decoded (from the decoded tier, or the pipeline's disk cache or
-/// network, then decoded at the reduction the request needs), rendered, encoded
-/// (`ImageProxy+Produce.swift`).
+/// full), make it: `pipeline.image(for:)` with the proxy's renderer as the request's processor
+/// (the pipeline's tier of decoded originals, or its disk cache or network, decoded at the
+/// reduction the renderer needs), then encoded (`ImageProxy+Produce.swift`). The pipeline has no
+/// memory cache of its own: the encoded response is what is kept, once.
 public final class ImageProxy: Sendable {
     public let configuration: ImageProxyConfiguration
     public let pipeline: ImagePipeline
     public let metrics: ServerMetrics
     let admission: AdmissionQueue
     private let responses: MemoryCache<String, EncodedImage>
-    /// The decoded tier: sources as shrink-on-load made them, for their other sizes.
-    let decodedSources: DecodedSourceStore
-    /// Decodes under way, joined by requests that need the same one.
-    let decodeFlights = DecodeFlights()
-    /// Sources decoded since start (every decode, shared or not): for tests and benchmarks.
-    let decodeCounter = Atomic<Int>(0)
     private let loader: GuardedDataLoader
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
@@ -40,17 +34,24 @@ public final class ImageProxy: Sendable {
         let loader = GuardedDataLoader(
             policy: configuration.sourcePolicy, resolver: resolver, configuration: configuration.loaderConfiguration)
         self.loader = loader
+        var decoders = ImageDecoderRegistry()
+        for decoder in configuration.decoders { decoders.register(decoder) }
+        // No memory cache: what is kept of a render is its encoded response (`responses`).
         var pipelineConfiguration = ImagePipeline.Configuration(
-            dataLoader: loader, decodingLimits: configuration.decodingLimits, diskCache: diskCache,
+            dataLoader: loader, decoders: decoders, decodingLimits: configuration.decodingLimits, memoryCache: nil,
+            diskCache: diskCache,
             maximumConcurrentDownloads: max(1, configuration.maximumConcurrentRequests),
             retryPolicy: .never, metricsLabel: "imago", metricsFactory: metrics.factory)
         pipelineConfiguration.logger = configuration.logger
+        pipelineConfiguration.decodedOriginalsBytes = max(0, configuration.decodedSourceBytes)
+        pipelineConfiguration.decodedOriginalsEntryFraction = configuration.decodedSourceEntryFraction
+        pipelineConfiguration.maximumDecodingBytes = configuration.decodingBytes
+        pipelineConfiguration.now = configuration.now
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
         admission = AdmissionQueue(
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
         responses = MemoryCache(
             configuration: .init(costLimit: max(0, configuration.responseCacheBytes), countLimit: 100_000))
-        decodedSources = DecodedSourceStore(byteLimit: configuration.decodedSourceBytes)
         let probe = try? ImageContainer(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
         canWriteWebP = (try? probe?.encoded(as: .webp)) != nil
         canWriteAVIF = (try? probe?.encoded(as: .avif)) != nil
@@ -64,11 +65,14 @@ public final class ImageProxy: Sendable {
     /// Requests running and waiting for a slot.
     public var admissionCounts: (running: Int, waiting: Int) { admission.counts }
 
-    /// Sources decoded since start.
-    public var decodeCount: Int { decodeCounter.load(ordering: .relaxed) }
+    /// Sources decoded since start (the pipeline's ``ImagePipeline/Statistics/decodeCount``).
+    public var decodeCount: Int { pipeline.statistics().decodeCount }
 
-    /// Bytes and entries in the decoded tier.
-    public var decodedTierTotals: (bytes: Int, count: Int) { decodedSources.totals }
+    /// Bytes and entries in the decoded tier (the pipeline's tier of decoded originals).
+    public var decodedTierTotals: (bytes: Int, count: Int) {
+        let statistics = pipeline.statistics()
+        return (statistics.decodedOriginalsCost, statistics.decodedOriginalsCount)
+    }
 
     /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`.
     public func respond(path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {

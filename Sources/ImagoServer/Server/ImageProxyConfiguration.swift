@@ -49,6 +49,17 @@ public struct ImageProxyConfiguration: Sendable {
     /// Bytes of decoded sources kept in memory so that later sizes of a source are made without
     /// decoding it again (the `decoded` tier; 0 turns it off). Default: 256 MiB.
     public var decodedSourceBytes: Int = 256 * 1024 * 1024
+    /// The largest share of ``decodedSourceBytes`` one decoded source may take; a larger decode is
+    /// kept reduced to the largest size its requests asked for, or not at all
+    /// (``ImagePipeline/Configuration/decodedOriginalsEntryFraction``). Default: 0.25.
+    public var decodedSourceEntryFraction: Double = 0.25
+    /// Bytes of pixels that decodes under way may hold together; later decodes wait
+    /// (``ImagePipeline/Configuration/maximumDecodingBytes``). Default: 512 MiB.
+    public var decodingBytes: Int = 512 * 1024 * 1024
+    /// Decoders registered on the proxy's pipeline, before the built-in ones: a format of your own
+    /// (recognised by ``ImageDecoding/recognizeFormat(of:)``) is served like any other source.
+    /// Default: none.
+    public var decoders: [any ImageDecoding] = []
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

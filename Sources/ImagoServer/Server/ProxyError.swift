@@ -71,6 +71,8 @@ public struct ProxyError: Error, Sendable, Hashable {
             return (422, "undecodable", "the source is a damaged \(format): \(reason)")
         case .bodyTooLarge(_, let limit):
             return (422, "source_too_large", "the source is larger than this server's limit of \(limit) bytes")
+        case .sourceTooLarge(_, let limit):
+            return (422, "source_too_large", "the source has \(limit)")
         case .limitExceeded(_, let violation):
             return (422, "source_too_large", "the source exceeds a decoding limit: \(violation)")
         case .processingFailed(_, _, let reason), .encodingFailed(_, let reason):

@@ -1,0 +1,223 @@
+import Foundation
+
+extension ImagePipeline {
+    /// What a processed request needs of its source: which decoded original, and how much of the
+    /// source's resolution (``ImageProcessing/requiredSourceScale(for:)``).
+    struct OriginalNeed: Sendable {
+        var source: DecodedOriginals.SourceKey
+        var requiredScale: @Sendable (PixelSize) -> Double
+    }
+
+    /// The need of `request`, or `nil` for a request with no processing (its image is the memory
+    /// cache's, decoded whole, as before).
+    func originalNeed(for request: ImageRequest) -> OriginalNeed? {
+        guard request.isProcessed else { return nil }
+        let requiredScale: @Sendable (PixelSize) -> Double
+        if let size = request.thumbnailSize {
+            requiredScale = { source in min(1, Double(max(1, size)) / Double(max(1, source.width, source.height))) }
+        } else if let first = request.processors.first {
+            requiredScale = { source in min(1, max(0, first.requiredSourceScale(for: source))) }
+        } else {
+            return nil
+        }
+        return OriginalNeed(
+            source: DecodedOriginals.SourceKey(original: request.originalKey, handling: request.colorProfileHandling),
+            requiredScale: requiredScale)
+    }
+
+    /// The reductions a source is decoded at: 1/8, 1/4, 1/2 of each side (JPEG's DCT scales, and
+    /// the buckets other formats are decoded to).
+    static let reductions = [8, 4, 2]
+
+    /// The largest of ``reductions`` whose pixels still cover `requiredScale`, or 1.
+    package static func reduction(for requiredScale: Double) -> Int {
+        reductions.first { 1 / Double($0) >= requiredScale } ?? 1
+    }
+
+    /// When bytes loaded now stop being fresh, on ``Configuration/now``.
+    func expiresAt(of loaded: LoadedData) -> Date? {
+        switch loaded.expiry {
+        case .date(let date):
+            return date
+        case .lifetime(let lifetime):
+            let effective = lifetime ?? configuration.diskCache?.configuration.entryLifetime
+            return effective.map {
+                configuration.now().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
+            }
+        }
+    }
+
+    /// The request's ``ImageRequest/maximumSourceByteCount`` and ``ImageRequest/maximumSourcePixelCount``
+    /// against a source of `bytes` bytes and `size` pixels (after its orientation).
+    func checkSourceLimits(bytes: Int?, size: PixelSize?, for request: ImageRequest) throws(Error) {
+        if let limit = request.maximumSourceByteCount, let bytes, bytes > limit {
+            throw .sourceTooLarge(request.url, .bytes(limit: limit, actual: bytes))
+        }
+        if let limit = request.maximumSourcePixelCount, let size {
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            if overflow || pixels > limit {
+                throw .sourceTooLarge(request.url, .pixels(limit: limit, width: size.width, height: size.height))
+            }
+        }
+    }
+
+    /// The decoded original for `need` made from `loaded`: a fresh kept entry of these bytes that
+    /// covers the request, or a decode at the largest reduction that does (joining one under way
+    /// for the same source and reduction), kept in the tier as its bounds allow.
+    func decodedOriginal(
+        _ loaded: LoadedData, need: OriginalNeed, for request: ImageRequest
+    ) async throws(Error) -> DecodedOriginals.Entry {
+        let expiresAt = expiresAt(of: loaded)
+        let isStorable = !loaded.storage.isForbidden
+        // The source as it is now: kept decodes of other bytes go, those of the same bytes are
+        // fresh again (a revalidation) and may serve this request.
+        decodedOriginals.refresh(need.source, fingerprint: loaded.fingerprint, expiresAt: expiresAt, isStorable: isStorable)
+        if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now()) {
+            return entry
+        }
+        let header = ImageHeader.probe(loaded.data)
+        let oriented = header.map { header in
+            // The size after the EXIF orientation (5–8 turn the image), which processors are about.
+            (ImageHeader.details(loaded.data)?.orientation ?? 1) >= 5
+                ? PixelSize(width: header.height, height: header.width) : PixelSize(width: header.width, height: header.height)
+        }
+        try checkSourceLimits(bytes: nil, size: oriented, for: request)
+        let required = oriented.map(need.requiredScale) ?? 1
+        let reduction = Self.reduction(for: required)
+        let key = DecodedOriginals.Key(source: need.source, reduction: reduction)
+        let decode = OriginalDecode(
+            loaded: loaded, url: request.url, header: header, oriented: oriented, reduction: reduction,
+            handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable)
+        let now = configuration.now()
+        let result = await originalDecodes.run(key) { [self] () -> Result<DecodedOriginals.Entry, Error> in
+            // A decode that finished between this request's lookup and its flight has been kept.
+            if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: now) {
+                return .success(entry)
+            }
+            do throws(Error) {
+                let entry = try await decodeOriginal(decode)
+                keep(entry, for: key, requiredScale: required)
+                return .success(entry)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let entry = try result.get()
+        // A source whose header could not be read (a format of a decoder of your own) is checked
+        // on its decoded size.
+        if oriented == nil { try checkSourceLimits(bytes: nil, size: entry.sourceSize, for: request) }
+        return entry
+    }
+
+    /// What one decode of an original is made from.
+    struct OriginalDecode: Sendable {
+        var loaded: LoadedData
+        var url: URL
+        var header: ImageHeader?
+        var oriented: PixelSize?
+        var reduction: Int
+        var handling: ColorProfileHandling
+        var expiresAt: Date?
+        var isStorable: Bool
+    }
+
+    /// Decodes an original at its reduction within the decode budget, counts it, and reduces at
+    /// once what a decoder could not reduce on load (HEIF, AVIF).
+    private func decodeOriginal(_ decode: OriginalDecode) async throws(Error) -> DecodedOriginals.Entry {
+        let data = decode.loaded.data
+        let reduction = decode.reduction
+        let target = decode.oriented.flatMap { size in
+            reduction > 1 ? PixelSize(width: (size.width + reduction - 1) / reduction, height: (size.height + reduction - 1) / reduction) : nil
+        }
+        let container = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(decode.header, reduction: reduction)) {
+            () throws(Error) -> ImageContainer in
+            decodeCounter.add(1, ordering: .relaxed)
+            guard let format = configuration.decoders.sniff(data) else {
+                // Unknown bytes: the default decoder names what they look like (HTML, empty…).
+                return try ImageDecoder.decode(data, url: decode.url, limits: configuration.decodingLimits)
+            }
+            let context = DecodingContext(
+                format: format, url: decode.url, limits: configuration.decodingLimits,
+                maximumPixelSize: target.map { max($0.width, $0.height) }, colorProfileHandling: decode.handling,
+                policy: configuration.decodingPolicy)
+            var container = try configuration.decoders.decode(data, context: context)
+            if let target { container = try Self.reduced(container, to: target) }
+            return container
+        }
+        var kept = container
+        let decoded = container.pixelSize
+        kept.sourcePixelSize = decode.oriented.map { Self.orientedSize($0, decoded: decoded) } ?? decoded
+        return DecodedOriginals.Entry(
+            container: kept, expiresAt: decode.expiresAt, isStorable: decode.isStorable, fingerprint: decode.loaded.fingerprint,
+            encodedByteCount: data.count)
+    }
+
+    /// `container` resampled to `target` when its decoder made it more than twice as large as
+    /// asked (decoders that cannot reduce on load: HEIF, AVIF, some of your own); stills only.
+    static func reduced(_ container: ImageContainer, to target: PixelSize) throws(Error) -> ImageContainer {
+        let size = container.pixelSize
+        guard !container.isAnimated, max(size.width, size.height) > 2 * max(target.width, target.height) else {
+            return container
+        }
+        // The decoded pixels may be turned from the header's shape (an orientation the header
+        // reader does not see): keep their own shape.
+        let turned = (size.width > size.height) != (target.width > target.height) && target.width != target.height
+        let shape = turned ? PixelSize(width: target.height, height: target.width) : target
+        var result = container
+        result.image = try ImageContainer.makeImage(from: Resampler.resample(try container.bitmap(), to: shape))
+        return result
+    }
+
+    /// Bytes of pixels a decode of a source with `header` at `reduction` holds: JPEG and WebP
+    /// decode at the reduction, PNG and GIF at about twice it (their box reducer), HEIF, AVIF and
+    /// the rest at full size. 0 when the header is unknown.
+    static func estimatedBytes(_ header: ImageHeader?, reduction: Int) -> Int {
+        guard let header else { return 0 }
+        let divisor =
+            switch header.format {
+            case .jpeg, .webp: reduction
+            case .png, .gif: max(1, reduction / 2)
+            default: 1
+            }
+        let width = (max(0, header.width) + divisor - 1) / divisor
+        let height = (max(0, header.height) + divisor - 1) / divisor
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (bytes, overflow2) = pixels.multipliedReportingOverflow(by: Bitmap.bytesPerPixel)
+        return overflow || overflow2 ? Int.max / 2 : bytes
+    }
+
+    /// Keeps `entry` under `key`: whole when it fits an entry's share of the tier; otherwise the
+    /// largest size its requests asked for (`requiredScale` of the source, or what is kept under
+    /// `key` already), when that fits; otherwise nothing.
+    private func keep(_ entry: DecodedOriginals.Entry, for key: DecodedOriginals.Key, requiredScale: Double) {
+        guard entry.isStorable, decodedOriginals.byteLimit > 0 else { return }
+        if decodedOriginals.store(entry, for: key) { return }
+        guard !entry.container.isAnimated else { return }
+        var scale = requiredScale
+        if let kept = decodedOriginals.entry(for: key), kept.fingerprint == entry.fingerprint {
+            scale = max(scale, min(kept.scale.x, kept.scale.y))
+        }
+        let source = entry.sourceSize
+        let pixels = entry.container.pixelSize
+        let wanted = PixelSize(
+            width: min(pixels.width, max(1, Int((Double(source.width) * scale).rounded(.up)))),
+            height: min(pixels.height, max(1, Int((Double(source.height) * scale).rounded(.up)))))
+        guard wanted != pixels, wanted.width * wanted.height * Bitmap.bytesPerPixel + 256 <= decodedOriginals.maximumEntryBytes,
+            let bitmap = try? entry.container.bitmap(),
+            let image = try? ImageContainer.makeImage(from: Resampler.resample(bitmap, to: wanted))
+        else { return }
+        var reduced = entry
+        reduced.container.image = image
+        decodedOriginals.store(reduced, for: key)
+    }
+
+    /// `header` (the size after the orientation the file's header states), turned when the
+    /// decoded pixels are the other way round (an orientation stated where the header reader does
+    /// not look): processors place things on the pixels' shape.
+    static func orientedSize(_ header: PixelSize, decoded: PixelSize) -> PixelSize {
+        let disagree =
+            header.width != header.height && decoded.width != decoded.height
+            && (header.width > header.height) != (decoded.width > decoded.height)
+        return disagree ? PixelSize(width: header.height, height: header.width) : header
+    }
+}
