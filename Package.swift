@@ -97,25 +97,27 @@ let package = Package(
         ),
         // The loader model (all platforms) and the SwiftUI, UIKit and AppKit front ends (Apple only).
         .target(name: "ImagoUI", dependencies: ["Imago"], swiftSettings: strict),
-        // The image proxy behind `imago serve`: URL grammar, signing, source policy, routes. Linux and
-        // macOS only (a server); the core never imports it.
+        // The image proxy behind `imago serve`: URL grammar, signing, source policy, routes. Linux
+        // only: it loads sources through Imago's AsyncHTTPClient transfer, which is Linux-only (the
+        // Apple build of Imago stays on URLSession); on other platforms the module is empty and
+        // `imago` has no `serve` or `sign`. The core never imports it.
         .target(
             name: "ImagoServer",
             dependencies: [
                 "Imago",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(platforms: [.linux])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),
@@ -123,7 +125,7 @@ let package = Package(
             name: "ImagoCLI",
             dependencies: [
                 "Imago",
-                "ImagoServer",
+                .target(name: "ImagoServer", condition: .when(platforms: [.linux])),
                 "ImagoDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -163,7 +165,7 @@ let package = Package(
             dependencies: [
                 "Imago", "ImagoTestSupport",
                 // Only for the replay of Fuzz/processing-url (the proxy's URL grammar).
-                .target(name: "ImagoServer", condition: .when(platforms: [.linux, .macOS])), .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .target(name: "ImagoServer", condition: .when(platforms: [.linux])), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             // Decoder fixtures and their reference decodings, read through Bundle.module.
             resources: [.copy("Fixtures")],
@@ -173,13 +175,13 @@ let package = Package(
             name: "ImagoServerTests",
             dependencies: [
                 "ImagoServer", "Imago", "ImagoTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

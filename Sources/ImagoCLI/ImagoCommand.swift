@@ -28,11 +28,19 @@ struct ImagoCommand: AsyncParsableCommand {
             (a bad option, a missing file, a question that needs a terminal).
             """,
         version: version,
-        subcommands: [
-            FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InspectCommand.self, DemoCommand.self,
-            ServeCommand.self, SignCommand.self,
-        ]
+        subcommands: subcommands
     )
+
+    /// `serve` and `sign` belong to the image proxy, which is built for Linux only (Package.swift).
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InspectCommand.self, DemoCommand.self,
+        ]
+        #if os(Linux)
+        commands += [ServeCommand.self, SignCommand.self]
+        #endif
+        return commands
+    }
 
     /// Exit status for a usage error (ArgumentParser's own default is 64).
     static let usageErrorStatus: Int32 = 2

@@ -1,3 +1,5 @@
+// The image proxy is Linux-only (Package.swift, README "imago serve").
+#if os(Linux)
 import ArgumentParser
 import ImagoServer
 
@@ -26,3 +28,4 @@ struct PresetOptions: ParsableArguments {
         }
     }
 }
+#endif

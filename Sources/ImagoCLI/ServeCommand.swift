@@ -1,3 +1,5 @@
+// The image proxy is Linux-only (Package.swift, README "imago serve").
+#if os(Linux)
 import ArgumentParser
 import Foundation
 import Imago
@@ -205,3 +207,4 @@ struct ServeCommand: AsyncParsableCommand {
         try? await origin?.shutdown()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The image proxy is Linux-only (Package.swift, README "imago serve").
+#if os(Linux)
 import ArgumentParser
 import ImagoServer
 
@@ -24,3 +26,4 @@ struct ServeProcessingOptions: ParsableArguments {
         configuration.decodedSourceBytes = decodedCacheMb * 1024 * 1024
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The image proxy is Linux-only (Package.swift, README "imago serve").
+#if os(Linux)
 import ArgumentParser
 import Foundation
 import ImagoServer
@@ -60,3 +62,4 @@ struct SignCommand: AsyncParsableCommand {
         print("/" + signer.signature(for: part) + part)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import ImagoServer
@@ -28,3 +29,4 @@ import Testing
         #expect(gate.waitingCount == 0)
     }
 }
+#endif

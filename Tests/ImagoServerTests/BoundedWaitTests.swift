@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import ImagoTestSupport
 import Synchronization
@@ -79,3 +80,4 @@ import Testing
         }
     }
 }
+#endif

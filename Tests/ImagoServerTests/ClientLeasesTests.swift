@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import ImagoServer
@@ -111,3 +112,4 @@ import Testing
         #expect(shutDown.sorted() == Array(1...factory.made))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 import Testing
@@ -137,3 +138,4 @@ import Testing
         #expect(error.message.contains("\"\(name)\"") || error.message.contains(name), "\(text): \(error.message)")
     }
 }
+#endif

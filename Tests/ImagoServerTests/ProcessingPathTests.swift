@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 import Testing
@@ -101,3 +102,4 @@ import Testing
         #expect(a.canonical != c.canonical)
     }
 }
+#endif

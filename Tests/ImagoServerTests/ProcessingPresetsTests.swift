@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 import Testing
@@ -77,3 +78,4 @@ import Testing
         }
     }
 }
+#endif

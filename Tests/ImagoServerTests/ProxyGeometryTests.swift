@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 import Testing
@@ -116,3 +117,4 @@ import Testing
         #expect(geometry.requiredScale <= 1 / Double(reduction))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import ImagoServer
@@ -36,3 +37,4 @@ import Testing
         }
     }
 }
+#endif

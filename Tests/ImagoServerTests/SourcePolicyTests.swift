@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -157,3 +158,4 @@ import Testing
         #expect(SourcePolicy.clientMessage(forLoaderReason: reason) == expected)
     }
 }
+#endif

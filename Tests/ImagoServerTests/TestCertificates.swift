@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A test certificate authority and the certificate of a made-up origin it signed, for the
 /// https origin of the loader tests (``TLSOrigin``). EC P-256, valid 2000-01-01 to 2100-01-01
 /// (so neither a wrong clock nor time makes them fail), for `origin.test` and `*.origin.test`
@@ -83,3 +84,4 @@ enum TestCertificates {
         -----END PRIVATE KEY-----
         """
 }
+#endif

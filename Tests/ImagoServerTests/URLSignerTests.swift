@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -43,3 +44,4 @@ import Testing
         #expect(fromFile.signature(for: "/x") == fromEnvironment.signature(for: "/x"))
     }
 }
+#endif

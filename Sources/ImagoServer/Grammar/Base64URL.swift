@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Base64 with the URL alphabet (`-` and `_`), padding optional: how sources and signatures
@@ -35,3 +36,4 @@ public enum Base64URL {
         return Data(base64Encoded: standard)
     }
 }
+#endif

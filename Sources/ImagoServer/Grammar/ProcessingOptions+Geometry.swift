@@ -1,3 +1,4 @@
+#if os(Linux)
 extension ProcessingOptions {
     /// Where a crop cuts, or where an image sits on a larger canvas: imgproxy's `gravity`
     /// (`g:TYPE:X:Y`, `g:fp:X:Y`, `g:sm`).
@@ -86,3 +87,4 @@ extension ProcessingOptions {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// What a proxy request asks for: the crop, the resize and where it cuts, the rotation, the
@@ -139,3 +140,4 @@ public struct ProcessingOptions: Sendable, Hashable {
         return parts.joined(separator: "/")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 extension ProcessingOptionsParser {
     /// The longest offset, crop side or padding a URL may name, in pixels.
     static let maximumOffset = Double(maximumLength)
@@ -84,3 +85,4 @@ extension ProcessingOptionsParser {
         return ((angle % 360) + 360) % 360
     }
 }
+#endif

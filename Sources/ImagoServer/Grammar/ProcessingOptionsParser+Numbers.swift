@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 extension ProcessingOptionsParser {
@@ -91,3 +92,4 @@ extension ProcessingOptionsParser {
         return "\"\(escaped)\""
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// Reads option segments (`rs:fill:300:200`, `q:80`…) into ``ProcessingOptions``, with imgproxy's
@@ -215,3 +216,4 @@ struct ProcessingOptionsParser {
         return String([color.r, color.g, color.b].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 
@@ -126,3 +127,4 @@ public struct ProcessingPath: Sendable, Hashable {
         return url
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Why a processing path was refused before any work: a stable ``code`` for clients and a
 /// ``message`` that says what was wrong and how to write it.
 public struct ProcessingPathError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -17,3 +18,4 @@ public struct ProcessingPathError: Error, Sendable, Hashable, CustomStringConver
     static func badSource(_ message: String) -> Self { Self(code: "bad_source", message: message) }
     static func badPath(_ message: String) -> Self { Self(code: "bad_path", message: message) }
 }
+#endif

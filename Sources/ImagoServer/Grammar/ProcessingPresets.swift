@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Named groups of options a path can apply with `pr:NAME` (imgproxy's presets), given at start
 /// (`imago serve --preset NAME=OPTIONS`). A preset named `default` applies to every path, first.
 ///
@@ -65,3 +66,4 @@ extension Substring {
         return text
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 extension UInt8 {
     /// The value of this ASCII byte as a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), or nil:
     /// for colours in processing paths and for signing keys.
@@ -10,3 +11,4 @@ extension UInt8 {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Synchronization
 
@@ -49,3 +50,4 @@ final class BlockingLookups: Sendable {
         }
     }
 }
+#endif

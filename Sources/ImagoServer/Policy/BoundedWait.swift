@@ -1,3 +1,4 @@
+#if os(Linux)
 import Synchronization
 
 /// Waits for an async operation at most a time limit, and no longer than the waiting task wants
@@ -48,3 +49,4 @@ enum BoundedWait {
         return outcome
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The bookkeeping behind ``HTTPClientPool``: which client serves which key (`https|host|address`
 /// or `http|address`), who is using it (leases), which ones to keep (the ``capacity`` most
 /// recently used) and which to shut down, and when. A value whose methods return the clients to
@@ -113,3 +114,4 @@ struct ClientLeases<Client> {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Turns a host name into the addresses to connect to. ``SystemResolver`` asks the system
 /// (getaddrinfo); tests inject a table so that a made-up name can resolve to 127.0.0.1.
 ///
@@ -9,3 +10,4 @@ public protocol HostResolving: Sendable {
     /// Every address of `host`, in the order to try them.
     func resolve(host: String) async throws -> [IPAddress]
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// An IPv4 or IPv6 address as bytes, with what kind of network it belongs to: the source
 /// policy refuses everything but the public internet unless told otherwise.
 public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
@@ -245,3 +246,4 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         return all
     }
 }
+#endif

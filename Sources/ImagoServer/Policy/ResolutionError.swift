@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A host name that did not resolve: the system's answer, or a lookup refused because too many
 /// are already waiting for the system.
 public struct ResolutionError: Error, Sendable, CustomStringConvertible {
@@ -20,3 +21,4 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             reason: "\(limit) DNS lookups are already waiting for the system resolver (the limit), so this one was refused")
     }
 }
+#endif

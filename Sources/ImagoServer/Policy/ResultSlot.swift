@@ -1,3 +1,4 @@
+#if os(Linux)
 import Synchronization
 
 /// One result handed to one waiter exactly once, whichever comes first: the result (or the
@@ -42,3 +43,4 @@ final class ResultSlot<Value: Sendable>: @unchecked Sendable {
         continuation.resume(with: result)
     }
 }
+#endif

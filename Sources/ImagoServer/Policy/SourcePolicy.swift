@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Which sources the proxy may fetch: http(s) only, hosts on the allow-list, and addresses on
@@ -122,3 +123,4 @@ public struct SourcePolicy: Sendable, Hashable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A fixed table of names, then another resolver (by default the system's): for tests and the
 /// demo, so that a made-up name can stand for a local server.
 public struct StaticResolver: HostResolving {
@@ -18,3 +19,4 @@ public struct StaticResolver: HostResolving {
         return try await fallback.resolve(host: host)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(Glibc)
@@ -79,3 +80,4 @@ public struct SystemResolver: HostResolving {
         return addresses.filter { seen.insert($0).inserted }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The bounded queue in front of the pipeline, as a value: at most ``maximumRunning`` requests
 /// work at once, at most ``maximumWaiting`` wait, and the rest are shed at once (503 with
 /// `Retry-After`), so a burst never turns into unbounded waiting. Each call returns what the
@@ -50,3 +51,4 @@ package struct AdmissionGate<Waiter>: Sendable where Waiter: Sendable {
         return next  // the slot passes to it: running stays
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Synchronization
 
 /// Performs ``AdmissionGate``'s decisions for concurrent requests.
@@ -26,3 +27,4 @@ final class AdmissionQueue: Sendable {
         return result
     }
 }
+#endif

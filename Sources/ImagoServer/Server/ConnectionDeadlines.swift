@@ -1,4 +1,4 @@
-#if os(Linux) || os(macOS)
+#if os(Linux)
 import NIOCore
 
 /// When one connection must be closed, as a value: the owner (``ConnectionGuard``) reports what

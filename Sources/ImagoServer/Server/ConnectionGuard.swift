@@ -1,4 +1,4 @@
-#if os(Linux) || os(macOS)
+#if os(Linux)
 import NIOCore
 
 /// The first handler of every client connection: it sees the raw bytes, before HTTP decoding,

@@ -1,4 +1,4 @@
-#if os(Linux) || os(macOS)
+#if os(Linux)
 import NIOCore
 
 /// The server's open connections against its cap, as a value: each call says what the owner

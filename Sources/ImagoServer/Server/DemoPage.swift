@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The page `imago serve --demo` shows at `/`: a responsive grid of thumbnails through the
@@ -147,3 +148,4 @@ public struct DemoPage: Sendable {
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }
+#endif

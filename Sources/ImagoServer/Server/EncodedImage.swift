@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// One encoded response body with its content type and strong ETag, and how long it may be kept:
@@ -13,3 +14,4 @@ struct EncodedImage: Sendable {
     /// `false` when the source said `no-store`: the response tier does not keep it.
     var isStorable = true
 }
+#endif

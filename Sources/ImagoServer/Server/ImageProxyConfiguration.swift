@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Imago
 import Logging
@@ -88,3 +89,4 @@ public struct ImageProxyConfiguration: Sendable {
     }
 }
 
+#endif

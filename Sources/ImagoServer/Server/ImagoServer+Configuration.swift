@@ -1,4 +1,4 @@
-#if os(Linux) || os(macOS)
+#if os(Linux)
 extension ImagoServer {
     /// What one client may hold of the server, and which routes the application serves; every
     /// field has a documented default, chosen for a server on the open internet.

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// A refused or failed proxy request: the HTTP status and the stable code clients can rely on.
@@ -88,3 +89,4 @@ public struct ProxyError: Error, Sendable, Hashable {
             message: "the server is at its limit of queued requests; retry after \(retryAfter) s", retryAfterSeconds: retryAfter)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// What a request does to a source of a given size, in numbers, before any pixel is touched:
@@ -182,3 +183,4 @@ struct ProxyGeometry: Hashable {
         abs(value) >= 1 ? Int((value * scale).rounded()) : Int((Double(length) * value).rounded())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// Applies a ``ProxyGeometry`` and the filters of a request to a decoded source: rotation, crop
@@ -85,3 +86,4 @@ struct ProxyRenderer {
         ).process(content)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Imago
 
 /// The proxy's rendering as the processor of a pipeline request: the geometry of a path's options
@@ -29,3 +30,4 @@ struct ProxyRendering: ImageProcessing {
         return result
     }
 }
+#endif

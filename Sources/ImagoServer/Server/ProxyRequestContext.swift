@@ -1,4 +1,4 @@
-#if os(Linux) || os(macOS)
+#if os(Linux)
 import Hummingbird
 import NIOCore
 

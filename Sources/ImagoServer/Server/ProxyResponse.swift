@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// What the proxy answers, independent of the HTTP server that sends it.
@@ -44,3 +45,4 @@ public struct ProxyResponse: Sendable {
         return result + "\""
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The bytes of response bodies on their way to clients, against a limit, as a value
 /// (``ResponseBytesInFlight`` performs it). A body is named by its storage: several responses
 /// that send the same bytes (the response cache's copy of one image, read by many clients)
@@ -53,3 +54,4 @@ struct ResponseBudget: Sendable {
         bytesInFlight = max(0, bytesInFlight - freed)
     }
 }
+#endif

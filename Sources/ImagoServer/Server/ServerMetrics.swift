@@ -1,3 +1,4 @@
+#if os(Linux)
 import Prometheus
 
 /// The proxy's Prometheus instruments, served at `/metrics`: requests by status, latency, hits
@@ -54,3 +55,4 @@ public final class ServerMetrics: Sendable {
     /// The exposition text.
     public func emit() -> String { registry.emitToString() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 extension URLSigner {
@@ -25,3 +26,4 @@ extension URLSigner {
         return try URLSigner(hexKey: key, hexSalt: values["IMAGO_SALT"] ?? "")
     }
 }
+#endif

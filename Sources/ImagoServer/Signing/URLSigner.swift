@@ -1,3 +1,4 @@
+#if os(Linux)
 import Crypto
 import Foundation
 
@@ -98,3 +99,4 @@ public struct URLSigner: Sendable {
         return bytes
     }
 }
+#endif

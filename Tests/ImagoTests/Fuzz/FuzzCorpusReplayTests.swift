@@ -3,7 +3,7 @@ import Testing
 
 @testable import Imago
 
-#if os(Linux) || os(macOS)
+#if os(Linux)
 @testable import ImagoServer
 #endif
 
@@ -110,7 +110,7 @@ enum FuzzCorpus {
 
     /// Fuzz/processing-url/Harness.swift: the proxy's URL grammar and address literals.
     static func processingURL(_ data: Data) {
-        #if os(Linux) || os(macOS)
+        #if os(Linux)
         let text = String(decoding: data, as: UTF8.self)
         let presets = (try? ProcessingPresets(definitions: [
             "default=q:70", "thumb=rs:fill:300:200:1:1:sm/g:fp:0.5:0.5", "a=pr:b/bl:2/c:0.5:10:no", "b=pr:a/pd:1:2/rot:-90",
