@@ -25,7 +25,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         /// it is answered, so it is answered once. And the checked kind is a resilient type of the
         /// concurrency library, whose layout is known only at run time: every copy of a waiter
         /// went through value witnesses that looked up the generic metadata of its fields, about
-        /// 40 lookups per download (Benchmarks/README.md, issue 27's eighth session).
+        /// 40 lookups per download (Benchmarks/README.md, "Coalescing").
         let continuation: UnsafeContinuation<Outcome, Never>?
         let progress: (@Sendable (ImageTask.Progress) -> Void)?
         /// Told the work's other news (the body so far, previews); `nil` when not wanted.

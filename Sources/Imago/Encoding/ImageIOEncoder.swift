@@ -3,7 +3,7 @@ import CoreGraphics
 import Foundation
 import ImageIO
 
-/// The Apple back end of ``JPEGEncoder``, ``PNGEncoder``, ``WebPEncoder`` and ``AVIFEncoder``: a `CGImage` over the
+/// The Apple back end of `JPEGEncoder`, `PNGEncoder`, `WebPEncoder` and `AVIFEncoder`: a `CGImage` over the
 /// bitmap's bytes, written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
 ///
 /// ImageIO has always written JPEG and PNG; WebP and AVIF only where the system lists them among

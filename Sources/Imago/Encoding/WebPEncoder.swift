@@ -10,7 +10,7 @@ import Foundation
 /// the same look. Lossless WebP (VP8L) keeps every pixel, like PNG, and is usually smaller than it.
 package struct WebPEncoder: ImageEncoding {
     /// For lossy encoding, 0 (smallest) to 1 (best), as for every quality in Imago; 0.85 by
-    /// default, as for ``JPEGEncoder``. Ignored when ``isLossless``.
+    /// default, as for `JPEGEncoder`. Ignored when ``isLossless``.
     public var quality: Double
 
     /// Whether every pixel is kept exactly (VP8L); `false` by default (lossy, at ``quality``).

@@ -1,8 +1,8 @@
 /// Scales an image down so its longer side is at most ``maximumPixelSize``, keeping its aspect
 /// ratio; a smaller image passes through unchanged, never enlarged.
 ///
-/// This is what ``ImageRequest/maximumPixelSize`` applies; first among a request's processors,
-/// it is the same request (the image is decoded at a reduced scale for it). Resampling is Lanczos-3 in
+/// This is what ``ImageRequest/maximumPixelSize`` applies, after the decoder has shrunk the image
+/// on load (package access: requests ask for a thumbnail with `maximumPixelSize`). Resampling is Lanczos-3 in
 /// premultiplied alpha, as in ``ImageProcessors/Resize``; a reduction of 4x or more first averages
 /// integer blocks (`BoxReducer`) down to no less than twice the size, as Pillow's `thumbnail()`
 /// does, so its cost is set by the source once and by the small image after.
