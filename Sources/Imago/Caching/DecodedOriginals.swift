@@ -68,8 +68,17 @@ final class DecodedOriginals: Sendable {
     /// The most bytes one entry may take (``ImagePipeline/Configuration/decodedOriginalsEntryFraction``).
     let maximumEntryBytes: Int
     private let entries: MemoryCache<Key, Entry>
-    /// The reductions each source has had stored (some may have been evicted since).
-    private let reductions = Mutex<[SourceKey: Set<Int>]>([:])
+    /// What the tier knows of each source: the reductions it has had stored (some may have been
+    /// evicted since) and the fingerprint of its bytes as last loaded, so that a decode of older
+    /// bytes that finishes late is never kept.
+    private let known = Mutex<[SourceKey: Known]>([:])
+
+    /// One source's line in ``known``.
+    private struct Known {
+        var reductions: Set<Int> = []
+        /// The fingerprint ``refresh(_:fingerprint:expiresAt:isStorable:)`` last saw.
+        var fingerprint: String?
+    }
 
     /// The reductions, smallest pixels first.
     static let order = [8, 4, 2, 1]
@@ -79,7 +88,8 @@ final class DecodedOriginals: Sendable {
     init(byteLimit: Int, entryFraction: Double) {
         self.byteLimit = max(0, byteLimit)
         let fraction = entryFraction.isFinite ? min(1, max(0, entryFraction)) : 1
-        maximumEntryBytes = Int(Double(self.byteLimit) * fraction)
+        // Int(Double(Int.max)) would trap (the double rounds up to 2^63).
+        maximumEntryBytes = fraction >= 1 ? self.byteLimit : Int(min(Double(self.byteLimit) * fraction, Double(Int.max / 2)))
         entries = MemoryCache(configuration: .init(costLimit: self.byteLimit, countLimit: 10_000))
     }
 
@@ -87,11 +97,12 @@ final class DecodedOriginals: Sendable {
     var totals: (bytes: Int, count: Int) { (entries.totalCost, entries.totalCount) }
 
     /// The smallest fresh entry of `source` whose pixels cover what `requiredScale(size)` needs of
-    /// a source of that size, at `now`.
-    func lookup(_ source: SourceKey, requiredScale: (PixelSize) -> Double, now: Date) -> Entry? {
+    /// a source of that size, at `now`; with `fingerprint`, only an entry made from those bytes.
+    func lookup(_ source: SourceKey, requiredScale: (PixelSize) -> Double, now: Date, fingerprint: String? = nil) -> Entry? {
         guard byteLimit > 0 else { return nil }
         for reduction in Self.order {
             guard let entry = entries.value(forKey: Key(source: source, reduction: reduction)) else { continue }
+            if let fingerprint, entry.fingerprint != fingerprint { continue }
             if let expiresAt = entry.expiresAt, expiresAt <= now { continue }
             if entry.covers(requiredScale(entry.sourceSize)) { return entry }
         }
@@ -103,16 +114,21 @@ final class DecodedOriginals: Sendable {
         entries.value(forKey: key)
     }
 
-    /// Keeps `entry` under `key` unless its source said `no-store` or it is over
-    /// ``maximumEntryBytes``; whether it was kept.
+    /// Keeps `entry` under `key` unless its source said `no-store`, it is over
+    /// ``maximumEntryBytes``, or it was made from other bytes than the source's as last loaded (a
+    /// decode that finished after a newer download); whether it was kept.
     @discardableResult
     func store(_ entry: Entry, for key: Key) -> Bool {
         guard entry.isStorable, entry.cost <= maximumEntryBytes else { return false }
-        entries.store(entry, forKey: key, cost: entry.cost)
-        let count = reductions.withLock { reductions in
-            reductions[key.source, default: []].insert(key.reduction)
-            return reductions.count
+        let count: Int? = known.withLock { known in
+            if let current = known[key.source]?.fingerprint, current != entry.fingerprint { return nil }
+            known[key.source, default: Known()].reductions.insert(key.reduction)
+            known[key.source]?.fingerprint = entry.fingerprint
+            // Stored under the lock, so a refresh to newer bytes cannot pass between the check and it.
+            entries.store(entry, forKey: key, cost: entry.cost)
+            return known.count
         }
+        guard let count else { return false }
         if count > Self.maximumIndexedSources { pruneIndex() }
         return true
     }
@@ -121,8 +137,11 @@ final class DecodedOriginals: Sendable {
     /// of a source that now says `no-store`, are dropped; entries from the same bytes take the new
     /// expiry (they were revalidated with them).
     func refresh(_ source: SourceKey, fingerprint: String, expiresAt: Date?, isStorable: Bool) {
-        let known = reductions.withLock { $0[source] ?? [] }
-        for reduction in known {
+        let reductions = known.withLock { known in
+            known[source, default: Known()].fingerprint = fingerprint
+            return known[source]?.reductions ?? []
+        }
+        for reduction in reductions {
             let key = Key(source: source, reduction: reduction)
             guard var entry = entries.value(forKey: key) else { continue }
             if entry.fingerprint != fingerprint || !isStorable {
@@ -132,25 +151,39 @@ final class DecodedOriginals: Sendable {
                 entries.store(entry, forKey: key, cost: entry.cost)
             }
         }
-        if !isStorable { reductions.withLock { $0[source] = nil } }
+        if !isStorable { known.withLock { $0[source]?.reductions = [] } }
+    }
+
+    /// Drops every entry made from the original under `original` (every colour handling and
+    /// reduction), as the caches drop the original itself.
+    func remove(original: CacheKey) {
+        let removed = known.withLock { known in
+            let sources = known.keys.filter { $0.original == original }
+            return sources.map { ($0, known.removeValue(forKey: $0)?.reductions ?? []) }
+        }
+        for (source, reductions) in removed {
+            for reduction in reductions { entries.removeValue(forKey: Key(source: source, reduction: reduction)) }
+        }
     }
 
     /// Drops every entry.
     func removeAll() {
-        entries.removeAll()
-        reductions.withLock { $0.removeAll() }
+        known.withLock { known in
+            known.removeAll()
+            entries.removeAll()
+        }
     }
 
     /// Sources indexed before the index is pruned of sources whose entries were all evicted.
     static let maximumIndexedSources = 20_000
 
     private func pruneIndex() {
-        let known = reductions.withLock { $0 }
-        let gone = known.filter { source, reductions in
-            !reductions.contains { entries.contains(Key(source: source, reduction: $0)) }
+        let snapshot = known.withLock { $0 }
+        let gone = snapshot.filter { source, line in
+            !line.reductions.contains { entries.contains(Key(source: source, reduction: $0)) }
         }.keys
-        reductions.withLock { reductions in
-            for source in gone { reductions[source] = nil }
+        known.withLock { known in
+            for source in gone { known[source] = nil }
         }
     }
 }

@@ -36,16 +36,19 @@ extension ImagePipeline {
             nonmutating set { self[ImageRequest(url: url)] = newValue }
         }
 
-        /// Forgets `request`'s image: the decoded image in memory, and on disk its processed
-        /// variant and the original bytes (which every other variant of the URL is made from).
+        /// Forgets `request`'s image: the decoded image in memory, the decoded originals of its URL,
+        /// and on disk its processed variant and the original bytes (which every other variant of
+        /// the URL is made from).
         public func remove(_ request: ImageRequest) {
             pipeline.memoryCache?.removeValue(forKey: request.processedKey)
+            pipeline.decodedOriginals.remove(original: request.originalKey)
             pipeline.diskWriter.removeEntries(for: request)
         }
 
-        /// Empties the memory cache and the disk cache.
+        /// Empties the memory cache, the tier of decoded originals and the disk cache.
         public func removeAll() {
             pipeline.memoryCache?.removeAll()
+            pipeline.decodedOriginals.removeAll()
             pipeline.diskWriter.removeAll()
         }
     }

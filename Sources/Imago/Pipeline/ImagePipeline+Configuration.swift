@@ -111,9 +111,11 @@ extension ImagePipeline {
         /// (the sizes of a `srcset`, other processor chains) are made from it, so a source is
         /// downloaded and decoded once for all of them. An entry lives as long as its source is
         /// fresh, is never kept for a `no-store` source, and goes when the source's bytes change.
-        /// Requests with no processing (their image is the memory cache's) do not use it. 0 turns
-        /// it off. Default: 32 MiB, modest for an app (an image proxy sets more).
-        public var decodedOriginalsBytes = 32 * 1024 * 1024
+        /// Requests with no processing (their image is the memory cache's) do not use it; requests
+        /// made together still share one decode when it is off. Default: 0, off: an app's decoded
+        /// memory is its memory cache's, as it configured it (``highPerformance`` keeps 64 MiB, and
+        /// the image proxy sets its own).
+        public var decodedOriginalsBytes = 0
         /// The largest share of ``decodedOriginalsBytes`` one entry may take, so that one large
         /// source cannot empty the tier: a decode over it is kept reduced to the largest size its
         /// requests asked for (if that fits), or not at all. Default: 0.25.

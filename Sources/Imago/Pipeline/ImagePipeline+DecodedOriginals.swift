@@ -9,7 +9,7 @@ extension ImagePipeline {
     }
 
     /// The need of `request`, or `nil` for a request with no processing (its image is the memory
-    /// cache's, decoded whole, as before).
+    /// cache's, decoded whole).
     func originalNeed(for request: ImageRequest) -> OriginalNeed? {
         guard request.isProcessed else { return nil }
         let requiredScale: @Sendable (PixelSize) -> Double
@@ -32,6 +32,13 @@ extension ImagePipeline {
     /// The largest of ``reductions`` whose pixels still cover `requiredScale`, or 1.
     package static func reduction(for requiredScale: Double) -> Int {
         reductions.first { 1 / Double($0) >= requiredScale } ?? 1
+    }
+
+    /// The most pixels a decode for `request` may hold when its header cannot be read: the
+    /// request's ``ImageRequest/maximumSourcePixelCount``, within the pipeline's decoded-pixel
+    /// ceiling (``DecodingLimits/maximumPixelCount``).
+    func unknownSourcePixels(for request: ImageRequest) -> Int {
+        min(configuration.decodingLimits.maximumPixelCount, request.maximumSourcePixelCount ?? .max)
     }
 
     /// When bytes loaded now stop being fresh, on ``Configuration/now``.
@@ -72,7 +79,10 @@ extension ImagePipeline {
         // The source as it is now: kept decodes of other bytes go, those of the same bytes are
         // fresh again (a revalidation) and may serve this request.
         decodedOriginals.refresh(need.source, fingerprint: loaded.fingerprint, expiresAt: expiresAt, isStorable: isStorable)
-        if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now()) {
+        let fingerprint = loaded.fingerprint
+        if let entry = decodedOriginals.lookup(
+            need.source, requiredScale: need.requiredScale, now: configuration.now(), fingerprint: fingerprint)
+        {
             return entry
         }
         let header = ImageHeader.probe(loaded.data)
@@ -85,13 +95,17 @@ extension ImagePipeline {
         let required = oriented.map(need.requiredScale) ?? 1
         let reduction = Self.reduction(for: required)
         let key = DecodedOriginals.Key(source: need.source, reduction: reduction)
+        // Only a decode of these very bytes is shared: a caller that loaded newer bytes never
+        // joins a decode of older ones.
+        let flight = OriginalDecodeKey(key: key, fingerprint: fingerprint)
         let decode = OriginalDecode(
             loaded: loaded, url: request.url, header: header, oriented: oriented, reduction: reduction,
-            handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable)
+            handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable,
+            unknownPixels: unknownSourcePixels(for: request))
         let now = configuration.now()
-        let result = await originalDecodes.run(key) { [self] () -> Result<DecodedOriginals.Entry, Error> in
+        let result = await originalDecodes.run(flight) { [self] () -> Result<DecodedOriginals.Entry, Error> in
             // A decode that finished between this request's lookup and its flight has been kept.
-            if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: now) {
+            if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: now, fingerprint: fingerprint) {
                 return .success(entry)
             }
             do throws(Error) {
@@ -109,6 +123,12 @@ extension ImagePipeline {
         return entry
     }
 
+    /// A decode of an original under way: the tier's key and the fingerprint of the bytes decoded.
+    struct OriginalDecodeKey: Hashable, Sendable {
+        var key: DecodedOriginals.Key
+        var fingerprint: String
+    }
+
     /// What one decode of an original is made from.
     struct OriginalDecode: Sendable {
         var loaded: LoadedData
@@ -119,6 +139,8 @@ extension ImagePipeline {
         var handling: ColorProfileHandling
         var expiresAt: Date?
         var isStorable: Bool
+        /// What the decode budget counts for a source whose header cannot be read.
+        var unknownPixels: Int
     }
 
     /// Decodes an original at its reduction within the decode budget, counts it, and reduces at
@@ -129,7 +151,7 @@ extension ImagePipeline {
         let target = decode.oriented.flatMap { size in
             reduction > 1 ? PixelSize(width: (size.width + reduction - 1) / reduction, height: (size.height + reduction - 1) / reduction) : nil
         }
-        let container = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(decode.header, reduction: reduction)) {
+        let container = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(decode.header, reduction: reduction, unknownPixels: decode.unknownPixels)) {
             () throws(Error) -> ImageContainer in
             decodeCounter.add(1, ordering: .relaxed)
             guard let format = configuration.decoders.sniff(data) else {
@@ -170,9 +192,13 @@ extension ImagePipeline {
 
     /// Bytes of pixels a decode of a source with `header` at `reduction` holds: JPEG and WebP
     /// decode at the reduction, PNG and GIF at about twice it (their box reducer), HEIF, AVIF and
-    /// the rest at full size. 0 when the header is unknown.
-    static func estimatedBytes(_ header: ImageHeader?, reduction: Int) -> Int {
-        guard let header else { return 0 }
+    /// the rest at full size. A source whose header cannot be read (damaged, or a format of a
+    /// decoder of your own) counts at `unknownPixels`, the most pixels its decode may have.
+    static func estimatedBytes(_ header: ImageHeader?, reduction: Int, unknownPixels: Int) -> Int {
+        guard let header else {
+            let (bytes, overflow) = max(0, unknownPixels).multipliedReportingOverflow(by: Bitmap.bytesPerPixel)
+            return overflow ? Int.max / 2 : bytes
+        }
         let divisor =
             switch header.format {
             case .jpeg, .webp: reduction

@@ -209,3 +209,23 @@ extension ImagePipeline {
         }
     }
 }
+
+extension ImagePipeline.Error {
+    /// Whether the error says the source's bytes are not an image this pipeline decodes (damaged,
+    /// empty, of no known format, or beyond what any decode here may read), so a stored copy of
+    /// them is worth nothing. A cancellation, a refusal by one request's own limits, or a ceiling
+    /// on what one decode makes (its size depends on the reduction asked) says nothing about them.
+    var condemnsTheBytes: Bool {
+        switch self {
+        case .decodingFailed, .unsupportedFormat, .emptyBody:
+            true
+        case .limitExceeded(_, let violation):
+            switch violation {
+            case .sourcePixelCount, .sourceDimension, .encodedSize, .frameCount, .progressiveScans: true
+            case .pixelCount, .dimension, .totalFramePixels: false
+            }
+        default:
+            false
+        }
+    }
+}

@@ -10,7 +10,7 @@ extension ImagePipeline {
         onWaiting: (InFlightTable<WorkKey, LoadedData>.WaiterHandle) -> Void
     ) async throws(Error) -> LoadedData {
         try await dataWork.value(
-            for: WorkKey(request.originalKey, request.cachePolicy), priority: request.priority,
+            for: WorkKey(request.originalKey, request.cachePolicy, byteLimit: request.maximumSourceByteCount), priority: request.priority,
             cancellation: .cancelled(request.url), progress: progress, updates: updates, onWaiting: onWaiting,
             runsInCaller: downloadStarter != nil
         ) { context throws(Error) in

@@ -28,12 +28,12 @@ extension ImagePipeline {
             self.timing = timing
             self.expiry = expiry
             self.resumedByteCount = resumedByteCount
+            fingerprint = String(Checksum.crc32(data), radix: 16) + "-" + String(data.count)
         }
 
         /// Names these exact bytes (CRC-32 and length): a processed variant on disk records the
         /// fingerprint of its original, so it is served only while the original is unchanged.
-        var fingerprint: String {
-            String(Checksum.crc32(data), radix: 16) + "-" + String(data.count)
-        }
+        /// Computed once: the tier, the disk writer and revalidation each read it.
+        let fingerprint: String
     }
 }

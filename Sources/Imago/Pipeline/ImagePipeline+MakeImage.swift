@@ -18,7 +18,7 @@ extension ImagePipeline {
         if let need, request.cachePolicy.readsMemory {
             // A decode of the source under way (another size of a `srcset`) is waited for: what
             // it keeps may serve this request without a download.
-            await originalDecodes.wait { $0.source == need.source }
+            await originalDecodes.wait { $0.key.source == need.source }
         }
         if let need, request.cachePolicy.readsMemory,
             let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now())
@@ -70,15 +70,16 @@ extension ImagePipeline {
             } else {
                 let header = ImageHeader.probe(loaded.data)
                 try checkSourceLimits(bytes: nil, size: header.map { PixelSize(width: $0.width, height: $0.height) }, for: request)
-                decoded = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(header, reduction: 1)) {
+                decoded = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(header, reduction: 1, unknownPixels: unknownSourcePixels(for: request))) {
                     () throws(Error) -> ImageContainer in
                     decodeCounter.add(1, ordering: .relaxed)
                     return try decode(loaded.data, for: request)
                 }
             }
         } catch {
-            // A decode stopped by cancellation says nothing about the bytes: keep them.
-            if error != .cancelled(request.url), !Task.isCancelled {
+            // Only bytes that are not an image this pipeline decodes are removed: a decode stopped
+            // by cancellation, or refused by this request's own limits, says nothing about them.
+            if error.condemnsTheBytes {
                 diskWriter.removeOriginal(loaded, for: request)  // stored by the data stage, or read from disk
             }
             throw error

@@ -2,9 +2,8 @@ import Foundation
 
 extension ImagePipeline {
     /// A source's original bytes, where they came from and what the pipeline knows of their
-    /// freshness, as ``data(for:)`` returns them: callers that decode the bytes themselves and
-    /// keep what they make (an image proxy's decoded sources, say) let what they keep expire, and
-    /// drop it, with its source.
+    /// freshness, as ``data(for:)`` returns them: a caller that decodes the bytes itself and keeps
+    /// what it makes lets that expire, and drops it, with its source.
     public struct OriginalData: Sendable {
         /// The original bytes.
         public var data: Data
@@ -24,16 +23,8 @@ extension ImagePipeline {
     /// What ``data(for:)`` returns for `loaded`: its expiry made a date (a lifetime counts from
     /// now, or the disk cache's entry lifetime when the source set none).
     func originalData(_ loaded: LoadedData) -> OriginalData {
-        let expiresAt: Date?
-        switch loaded.expiry {
-        case .date(let date):
-            expiresAt = date
-        case .lifetime(let lifetime):
-            let effective = lifetime ?? configuration.diskCache?.configuration.entryLifetime
-            expiresAt = effective.map { Date().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
-        }
-        return OriginalData(
-            data: loaded.data, source: loaded.source, expiresAt: expiresAt, isStorable: !loaded.storage.isForbidden,
+        OriginalData(
+            data: loaded.data, source: loaded.source, expiresAt: expiresAt(of: loaded), isStorable: !loaded.storage.isForbidden,
             fingerprint: loaded.fingerprint)
     }
 }

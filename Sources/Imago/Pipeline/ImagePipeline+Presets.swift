@@ -4,12 +4,15 @@ extension ImagePipeline.Configuration {
     public static var `default`: Self { Self() }
 
     /// For image-heavy screens on capable hardware: 12 concurrent downloads, a memory cache twice
-    /// the default (40% of physical memory, at most 1 GiB, 3,000 images).
+    /// the default (40% of physical memory, at most 1 GiB, 3,000 images), and 64 MiB of decoded
+    /// originals, so the sizes of one image (a thumbnail and its detail view) share one decode.
     public static var highPerformance: Self {
         let memory = MemoryCache<CacheKey, ImageContainer>.Configuration.defaultCostLimit
-        return Self(
+        var configuration = Self(
             memoryCache: MemoryCache(configuration: .init(costLimit: min(memory * 2, 1 << 30), countLimit: 3_000)),
             maximumConcurrentDownloads: 12)
+        configuration.decodedOriginalsBytes = 64 * 1024 * 1024
+        return configuration
     }
 
     /// For constrained devices and busy servers: a 32 MiB, 100-image memory cache without a pinned

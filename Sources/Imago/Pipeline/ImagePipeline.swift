@@ -31,7 +31,7 @@ public final class ImagePipeline: Sendable {
     /// (``Configuration/decodedOriginalsBytes``).
     let decodedOriginals: DecodedOriginals
     /// Decodes of originals under way, by source and reduction, joined by requests that need the same.
-    let originalDecodes = KeyedFlight<DecodedOriginals.Key, Result<DecodedOriginals.Entry, Error>>()
+    let originalDecodes = KeyedFlight<OriginalDecodeKey, Result<DecodedOriginals.Entry, Error>>()
     /// Bytes held by decodes under way (``Configuration/maximumDecodingBytes``).
     let decodeBudget: DecodeBudget
     /// Originals decoded since the pipeline was made.
@@ -118,7 +118,9 @@ public final class ImagePipeline: Sendable {
         }
         do throws(Error) {
             var response = try await imageWork.value(
-                for: WorkKey(request.processedKey, request.cachePolicy), priority: request.priority,
+                for: WorkKey(
+                    request.processedKey, request.cachePolicy, byteLimit: request.maximumSourceByteCount,
+                    pixelLimit: request.maximumSourcePixelCount), priority: request.priority,
                 cancellation: .cancelled(request.url), progress: reporter, updates: previews, onWaiting: onWaiting
             ) { context throws(Error) in
                 try await self.makeImage(for: request, context: context)
@@ -242,13 +244,21 @@ public final class ImagePipeline: Sendable {
 
 extension ImagePipeline {
     /// Identical requests share work only when they also ask the caches the same way.
+    /// So do they only under the same source limits: a download or decode is shared only by
+    /// requests whose ``ImageRequest/maximumSourceByteCount`` and
+    /// ``ImageRequest/maximumSourcePixelCount`` agree, so no request is refused by another's limit
+    /// or served past its own.
     struct WorkKey: Hashable, Sendable {
         let key: CacheKey
         let policy: ImageRequest.CachePolicy
+        let byteLimit: Int?
+        let pixelLimit: Int?
 
-        init(_ key: CacheKey, _ policy: ImageRequest.CachePolicy) {
+        init(_ key: CacheKey, _ policy: ImageRequest.CachePolicy, byteLimit: Int? = nil, pixelLimit: Int? = nil) {
             self.key = key
             self.policy = policy
+            self.byteLimit = byteLimit
+            self.pixelLimit = pixelLimit
         }
     }
 }

@@ -37,6 +37,7 @@ struct DecodedOriginalsTests {
         _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(memoryCache: nil, connectivity: .alwaysReachable)
+        configuration.decodedOriginalsBytes = 32 * 1024 * 1024
         configure(&configuration)
         return ImagePipeline(configuration: configuration)
     }

@@ -44,26 +44,22 @@ struct ImagePipelineTests {
         }
     }
 
-    @Test("A ThumbnailProcessor first among the processors is the thumbnail option: one key, one reduced decode, one image")
-    func thumbnailProcessorIsTheOption() async throws {
+    @Test("maximumPixelSize with processors after it: one reduced decode, the thumbnail first, then the processors")
+    func thumbnailThenProcessors() async throws {
         try await PipelineFixture.with { fixture in
             let url = try fixture.serveJPEG(width: 1600, height: 1200)
             let option = ImageRequest(url: url, maximumPixelSize: 100)
-            let processor = ImageRequest(url: url, processors: [ThumbnailProcessor(maximumPixelSize: 100), ImageProcessors.Crop.centerSquare])
             let optionThenCrop = ImageRequest(url: url, maximumPixelSize: 100, processors: [ImageProcessors.Crop.centerSquare])
-            #expect(processor.processedKey == optionThenCrop.processedKey)
-            var images: [Bitmap] = []
-            for request in [optionThenCrop, processor] {
-                let decoder = CountingDecoder()
-                let pipeline = ImagePipeline(configuration: .init(decoders: ImageDecoderRegistry(decoders: [decoder]), memoryCache: nil, connectivity: .alwaysReachable))
-                images.append(try await pipeline.image(for: request).container.bitmap())
-                // Decoded for the thumbnail, not at full size: at the largest reduction that covers
-                // it (1/8 of 1600 is 200), which the tier of decoded originals keeps for other sizes.
-                #expect(decoder.maximumPixelSizes == [200])
-            }
-            #expect(images[0] == images[1])
-            #expect(images[0].width == 75 && images[0].height == 75)
-            #expect(option.processedKey != processor.processedKey)
+            let decoder = CountingDecoder()
+            let pipeline = ImagePipeline(
+                configuration: .init(decoders: ImageDecoderRegistry(decoders: [decoder]), memoryCache: nil, connectivity: .alwaysReachable))
+            let image = try await pipeline.image(for: optionThenCrop).container.bitmap()
+            // Decoded for the thumbnail, not at full size: at the largest reduction that covers
+            // it (1/8 of 1600 is 200).
+            #expect(decoder.maximumPixelSizes == [200])
+            // 1600x1200 to at most 100 a side is 100x75; its centre square is 75x75.
+            #expect(image.width == 75 && image.height == 75)
+            #expect(option.processedKey != optionThenCrop.processedKey)
         }
     }
 
