@@ -72,7 +72,7 @@ public struct ImageRequest: Sendable {
     /// larger body from its `Content-Length` and stops one that grows past it while streaming,
     /// and the pipeline refuses bytes from disk or a cache layer over it, with
     /// ``ImagePipeline/Error/sourceTooLarge(_:_:)``. Not part of the cache key. Default: `nil`
-    /// (only the loader's ``DataLoader.Configuration/maximumBodySize``).
+    /// (only the loader's ``DataLoader/Configuration/maximumBodySize``).
     public var maximumSourceByteCount: Int? {
         get { storage.maximumSourceByteCount }
         set { change(keys: false) { $0.maximumSourceByteCount = newValue } }

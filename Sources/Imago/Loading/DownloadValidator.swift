@@ -15,7 +15,7 @@ package struct DownloadValidator: Sendable {
 
     let url: URL
     let maximumBodySize: Int
-    /// Whether ``maximumBodySize`` is the request's own limit (``DataLoader.Request/maximumBodySize``),
+    /// Whether ``maximumBodySize`` is the request's own limit (``DataLoader/Request/maximumBodySize``),
     /// which is refused with ``ImagePipeline/Error/sourceTooLarge(_:_:)`` rather than `bodyTooLarge`.
     let limitIsRequests: Bool
     /// Whether the request carried `If-None-Match` or `If-Modified-Since`, so a 304 is an answer.
