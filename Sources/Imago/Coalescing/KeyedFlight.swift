@@ -65,4 +65,7 @@ final class KeyedFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Work running now.
     var count: Int { running.withLock { $0.count } }
+
+    /// Callers waiting for work that another caller runs.
+    var joinerCount: Int { running.withLock { $0.values.reduce(0) { $0 + $1.joiners.count } } }
 }

@@ -103,19 +103,25 @@ extension ImagePipeline {
             handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable,
             unknownPixels: unknownSourcePixels(for: request))
         let now = configuration.now()
-        let result = await originalDecodes.run(flight) { [self] () -> Result<DecodedOriginals.Entry, Error> in
-            // A decode that finished between this request's lookup and its flight has been kept.
-            if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: now, fingerprint: fingerprint) {
-                return .success(entry)
+        var result: Result<DecodedOriginals.Entry, Error>
+        repeat {
+            // The decode runs in the task of the caller that starts it, so it stops when that
+            // caller is cancelled: a caller that joined it, and is not cancelled itself, decodes
+            // again instead of failing with another's cancellation.
+            result = await originalDecodes.run(flight) { [self] () -> Result<DecodedOriginals.Entry, Error> in
+                // A decode that finished between this request's lookup and its flight has been kept.
+                if let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: now, fingerprint: fingerprint) {
+                    return .success(entry)
+                }
+                do throws(Error) {
+                    let entry = try await decodeOriginal(decode)
+                    keep(entry, for: key, requiredScale: required)
+                    return .success(entry)
+                } catch {
+                    return .failure(error)
+                }
             }
-            do throws(Error) {
-                let entry = try await decodeOriginal(decode)
-                keep(entry, for: key, requiredScale: required)
-                return .success(entry)
-            } catch {
-                return .failure(error)
-            }
-        }
+        } while result.isCancellation && !Task.isCancelled
         let entry = try result.get()
         // A source whose header could not be read (a format of a decoder of your own) is checked
         // on its decoded size.
@@ -245,5 +251,13 @@ extension ImagePipeline {
             header.width != header.height && decoded.width != decoded.height
             && (header.width > header.height) != (decoded.width > decoded.height)
         return disagree ? PixelSize(width: header.height, height: header.width) : header
+    }
+}
+
+extension Result<DecodedOriginals.Entry, ImagePipeline.Error> {
+    /// Whether the decode stopped because the task that ran it was cancelled.
+    fileprivate var isCancellation: Bool {
+        if case .failure(.cancelled) = self { return true }
+        return false
     }
 }

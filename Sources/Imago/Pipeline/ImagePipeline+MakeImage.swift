@@ -15,12 +15,14 @@ extension ImagePipeline {
         case .none: break
         }
         let need = originalNeed(for: request)
-        if let need, request.cachePolicy.readsMemory {
+        let readsTier = request.cachePolicy.readsMemory && decodedOriginals.byteLimit > 0
+        if let need, readsTier {
             // A decode of the source under way (another size of a `srcset`) is waited for: what
-            // it keeps may serve this request without a download.
+            // it keeps may serve this request without a download. (Without a tier nothing is
+            // kept: a request arriving meanwhile joins the decode of the same bytes instead.)
             await originalDecodes.wait { $0.key.source == need.source }
         }
-        if let need, request.cachePolicy.readsMemory,
+        if let need, readsTier,
             let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now())
         {
             try checkSourceLimits(bytes: entry.encodedByteCount, size: entry.sourceSize, for: request)
