@@ -120,6 +120,26 @@ import Testing
         #expect(try Self.size("mrd:5000", source: (1000, 500), maximum: 256) == PixelSize(width: 256, height: 128))
     }
 
+    /// Every combination of the new options with sizes, extension and padding: the output is the
+    /// plan's canvas and within the bound, whatever the source's shape.
+    @Test func everyCombinationStaysWithinTheBound() throws {
+        let sizes = ["rs:fill-down:90:30", "rs:auto:30:90", "rs:fit:0:40:1", "rs:force:70:0", "rs:fill:120:120:1:1:soea"]
+        let extras = ["mw:150", "mh:150/z:3:0.5", "exar:1:we/pd:5:9", "mrd:40/pd:30", "z:0.2/ex:1/dpr:3", "fl:1:1/pix:7/rot:270"]
+        for (width, height) in [(200, 100), (7, 300), (1, 1)] {
+            let source = Bitmap(width: width, height: height, fill: RGBA(40, 80, 120))
+            for size in sizes {
+                for extra in extras {
+                    let options = try ProcessingOptionsTests.options("\(size)/\(extra)")
+                    let geometry = ProxyGeometry(source: PixelSize(width: width, height: height), options: options, maximumDimension: 100)
+                    let output = try ProxyRenderer(geometry: geometry, options: options).render(source)
+                    let text = "\(size)/\(extra) on \(width)x\(height)"
+                    #expect(PixelSize(width: output.width, height: output.height) == geometry.canvasSize, "\(text)")
+                    #expect(output.width <= 100 && output.height <= 100, "\(text): \(output.width)x\(output.height)")
+                }
+            }
+        }
+    }
+
     @Test func flipMirrorsAfterTheRotation() throws {
         let source = ProxyOptionsTests.quadrants()
         let horizontal = try Self.render("fl:1", source)
