@@ -24,8 +24,9 @@ extension ProxyRenderer {
     }
 
     /// `bitmap` in blocks of `size` x `size` pixels from its top-left corner, each the mean of its
-    /// pixels (blocks at the right and bottom edges cover what is left): imgproxy's `pixelate`,
-    /// applied with the filters. The size is bounded by the longer side, as imgproxy bounds it.
+    /// pixels: imgproxy's `pixelate`, applied with the filters. As imgproxy (libvips), blocks at
+    /// the right and bottom edges are completed with the image mirrored, so an edge block is the
+    /// mean of a whole block; the size is bounded by the longer side, as imgproxy bounds it.
     static func pixelated(_ bitmap: Bitmap, size: Int) -> Bitmap {
         let block = min(size, max(bitmap.width, bitmap.height))
         guard block > 1, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
@@ -34,22 +35,21 @@ extension ProxyRenderer {
         pixels.withUnsafeMutableBufferPointer { bytes in
             for top in stride(from: 0, to: height, by: block) {
                 for left in stride(from: 0, to: width, by: block) {
-                    let bottom = min(top + block, height)
-                    let right = min(left + block, width)
                     var sums = (0, 0, 0, 0)
-                    for y in top..<bottom {
-                        for x in left..<right {
-                            let index = (y * width + x) * 4
+                    for row in top..<(top + block) {
+                        let y = Self.mirrored(row, within: height)
+                        for column in left..<(left + block) {
+                            let index = (y * width + Self.mirrored(column, within: width)) * 4
                             sums.0 += Int(bytes[index])
                             sums.1 += Int(bytes[index + 1])
                             sums.2 += Int(bytes[index + 2])
                             sums.3 += Int(bytes[index + 3])
                         }
                     }
-                    let count = (bottom - top) * (right - left)
+                    let count = block * block
                     let mean = [sums.0, sums.1, sums.2, sums.3].map { UInt8(($0 + count / 2) / count) }
-                    for y in top..<bottom {
-                        for x in left..<right {
+                    for y in top..<min(top + block, height) {
+                        for x in left..<min(left + block, width) {
                             let index = (y * width + x) * 4
                             for channel in 0..<4 { bytes[index + channel] = mean[channel] }
                         }
@@ -58,6 +58,12 @@ extension ProxyRenderer {
             }
         }
         return Bitmap(width: width, height: height, alphaMode: bitmap.alphaMode, pixels: pixels)
+    }
+
+    /// `index` folded into `0..<length` as a mirrored extension repeats the image (0 1 2 2 1 0 0 1…).
+    private static func mirrored(_ index: Int, within length: Int) -> Int {
+        let folded = index % (2 * length)
+        return folded < length ? folded : 2 * length - 1 - folded
     }
 }
 #endif
