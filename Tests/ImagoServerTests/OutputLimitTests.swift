@@ -8,6 +8,8 @@ import Testing
 
 /// `--max-dimension` holds for the output whatever the options: no resize, a side of 0, a ratio
 /// that rounds a side to 0, force with a side of 0. Sources larger than the limit on one side.
+/// The limit works as imgproxy's `max_result_dimension` (`IMGPROXY_MAX_RESULT_DIMENSION`): the
+/// whole result (extension and padding included) is scaled down together to fit.
 @Suite struct OutputLimitTests {
     static let limit = 256
 
@@ -27,19 +29,20 @@ import Testing
         ("rs:fit:0:100", 1000, 100, 256, 26),
         ("rs:fill:0:100", 1000, 100, 256, 26),
         ("rs:fit:0:50:1", 1000, 100, 256, 26),
-        // force with a side of 0 keeps the source's side, within the limit.
-        ("rs:force:100:0", 100, 1000, 100, 256),
-        ("rs:force:0:40", 1000, 100, 256, 40),
-        // A ratio that rounds a side to 0 does not turn it into "follow the aspect ratio".
-        ("rs:force:1:0/dpr:0.4", 1000, 100, 1, 100),
+        // force with a side of 0 keeps the source's side; the limit then scales both sides.
+        ("rs:force:100:0", 100, 1000, 26, 256),
+        ("rs:force:0:40", 1000, 100, 256, 10),
+        // A ratio that rounds a side to 0 does not turn it into "follow the aspect ratio" (the
+        // ratio applies to the free side too, as imgproxy's).
+        ("rs:force:1:0/dpr:0.4", 1000, 100, 1, 40),
         ("w:1/dpr:0.4", 1000, 100, 1, 1),
         // Enlarging a small source with one side given stays within the limit.
         ("rs:fit:0:200:1", 100, 10, 256, 26),
-        // Padding and extension count: the image gets the room the padding leaves.
-        ("pd:20", 1000, 64, 256, 54),
-        ("f:png/pd:10:20", 64, 1000, 55, 256),
-        ("rs:fit:0:100/ex:1/pd:8", 1000, 100, 256, 116),
-        ("rot:90/pd:3", 1000, 64, 22, 256),
+        // Padding and extension count: they shrink with the image.
+        ("pd:20", 1000, 64, 256, 26),
+        ("f:png/pd:10:20", 64, 1000, 26, 254),
+        ("rs:fit:0:100/ex:1/pd:8", 1000, 100, 256, 29),
+        ("rot:90/pd:3", 1000, 64, 18, 256),
     ])
     func everyOutputSideIsWithinTheLimit(
         options: String, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int

@@ -15,8 +15,14 @@ public struct ProcessingOptions: Sendable, Hashable {
         case fit
         /// Keep the aspect ratio; cover width x height, then cut the overflow where ``gravity`` says.
         case fill
+        /// As ``fill``, but never enlarging: a source smaller than width x height is cut to the
+        /// box's aspect ratio at its own scale (imgproxy's `fill-down`).
+        case fillDown = "fill-down"
         /// Ignore the aspect ratio: exactly width x height.
         case force
+        /// ``fill`` when the source and the box are both landscape (or both portrait), else
+        /// ``fit`` (imgproxy's `auto`).
+        case auto
     }
 
     /// The encoding of the response.
@@ -88,6 +94,37 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The most bytes a source may have for this request; never above the server's own limit. A
     /// security option: refused (403) unless the server allows them. Default: `nil`.
     public var maximumSourceBytes: Int?
+    /// The least width of the result in CSS pixels, even past what the resizing type gives (the
+    /// aspect ratio kept). imgproxy's `min-width`. Default: 0 (none).
+    public var minimumWidth: Int = 0
+    /// The least height, as ``minimumWidth``. imgproxy's `min-height`. Default: 0 (none).
+    public var minimumHeight: Int = 0
+    /// Multiplies the width and the scale across, after the resizing type (and, unlike the ratio,
+    /// not the padding or offsets). imgproxy's `zoom`. Default: 1.
+    public var zoomWidth: Double = 1
+    /// Multiplies the height and the scale down, as ``zoomWidth``. Default: 1.
+    public var zoomHeight: Double = 1
+    /// Whether a result of another aspect ratio than width x height is placed on a canvas of that
+    /// aspect ratio (the least such canvas that holds it), and where. imgproxy's
+    /// `extend_aspect_ratio`. Default: `nil` (never).
+    public var extendAspectRatio: Extend?
+    /// The longest side of the whole result (padding and extension included) in pixels: the scale,
+    /// the ratio and the padding are reduced together to stay within it; never above the server's
+    /// own limit. imgproxy's `max_result_dimension`. Default: `nil` (the server's limit).
+    public var maximumResultDimension: Int?
+    /// Whether the result is mirrored left to right (after the rotation). imgproxy's `flip`'s first
+    /// argument. Default: `false`.
+    public var flipHorizontally = false
+    /// Whether the result is mirrored top to bottom (after the rotation). imgproxy's `flip`'s second
+    /// argument. Default: `false`.
+    public var flipVertically = false
+    /// imgproxy's `auto_rotate`: whether the source's EXIF orientation is applied. Only `true` (or
+    /// `nil`) is accepted: the pipeline always turns sources upright when it decodes them, so `ar:0`
+    /// is a 400 rather than a silently different image. Default: `nil` (applied).
+    public var autoRotate: Bool?
+    /// The side of the blocks the result is pixelated into, in pixels (2 or more); `nil`: none.
+    /// imgproxy's `pixelate`. Default: `nil`.
+    public var pixelateSize: Int?
     /// The presets the path named, in the order they were applied (the server's `default` preset
     /// first when it has one). Default: none.
     public var presets: [String] = []
@@ -131,6 +168,12 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let padding { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if let extend { parts.append("ex:\(extend.gravity.canonical)") }
         if rotation != 0 { parts.append("rot:\(rotation)") }
+        if minimumWidth != 0 || minimumHeight != 0 { parts.append("min:\(minimumWidth):\(minimumHeight)") }
+        if zoomWidth != 1 || zoomHeight != 1 { parts.append("z:\(zoomWidth):\(zoomHeight)") }
+        if let extendAspectRatio { parts.append("exar:\(extendAspectRatio.gravity.canonical)") }
+        if let maximumResultDimension { parts.append("mrd:\(maximumResultDimension)") }
+        if flipHorizontally || flipVertically { parts.append("fl:\(flipHorizontally ? 1 : 0):\(flipVertically ? 1 : 0)") }
+        if let pixelateSize { parts.append("pix:\(pixelateSize)") }
         if let blurSigma { parts.append("bl:\(blurSigma)") }
         if let sharpenSigma { parts.append("sh:\(sharpenSigma)") }
         if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }

@@ -8,11 +8,18 @@ import Imago
 /// | option | arguments | |
 /// |---|---|---|
 /// | `rs`, `resize` | `type:width:height:enlarge:extend:gravity…` | any argument may be empty (kept) |
-/// | `rt`, `resizing_type` | `fit`, `fill`, `force` | |
+/// | `rt`, `resizing_type` | `fit`, `fill`, `fill-down`, `force`, `auto` | |
 /// | `s`, `size` | `width:height:enlarge:extend:gravity…` | |
 /// | `w`, `width`; `h`, `height` | 0...100000 | 0: from the other side |
 /// | `el`, `enlarge` | `1`, `0`, `t`, `f`, `true`, `false` | |
 /// | `ex`, `extend` | boolean, then a gravity (not `sm`) | |
+/// | `exar`, `extend_ar`, `extend_aspect_ratio` | boolean, then a gravity (not `sm`) | |
+/// | `mw`, `min-width`; `mh`, `min-height` | 0...100000 | 0: none |
+/// | `z`, `zoom` | one or two numbers in (0, 100] | across and down |
+/// | `mrd`, `max_result_dimension` | whole number | ≤ 0: the server's limit |
+/// | `fl`, `flip` | two booleans, either empty | horizontal, vertical |
+/// | `ar`, `auto_rotate` | boolean | `0` refused: orientation is always applied |
+/// | `pix`, `pixelate` | 0...100000 | ≤ 1: none |
 /// | `dpr` | a number in (0, 8] | |
 /// | `g`, `gravity` | `no so ea we noea nowe soea sowe ce` + offsets; `fp:x:y`; `sm` | offsets ±100000 |
 /// | `c`, `crop` | `width:height:gravity…` | ≥1 pixels, <1 a share, 0 whole side |
@@ -51,7 +58,8 @@ struct ProcessingOptionsParser {
     }
 
     /// The options names `unknown option` lists.
-    static let knownOptions = "rs, rt, s, w, h, el, ex, dpr, g, c, pd, rot, bl, sh, q, f, bg, scp, sm, exp, cb, pr, msr, msfs"
+    static let knownOptions =
+        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, mrd"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
@@ -64,11 +72,11 @@ struct ProcessingOptionsParser {
         switch name {
         case "rs", "resize":
             try expect(arguments, atMost: 8, for: name)
-            if !arguments[0].isEmpty { options.resizingType = try Self.resizingType(arguments[0]) }
+            if !arguments[0].isEmpty { options.resizingType = try Self.resizingType(arguments[0], for: name) }
             try applySize(Array(arguments.dropFirst()), for: name)
         case "rt", "resizing_type":
             try expect(arguments, atMost: 1, for: name)
-            options.resizingType = try Self.resizingType(arguments[0])
+            options.resizingType = try Self.resizingType(arguments[0], for: name)
         case "s", "size":
             try expect(arguments, atMost: 7, for: name)
             try applySize(arguments, for: name)
@@ -104,12 +112,12 @@ struct ProcessingOptionsParser {
             let sigma = try Self.decimal(arguments[0], in: 0...Self.maximumSigma, for: name)
             options.sharpenSigma = sigma > 0 ? sigma : nil
         default:
-            try applyOther(name, arguments)
+            try applyMore(name, arguments)
         }
     }
 
     /// The options that are not geometry: output, metadata, caching, presets, limits.
-    private mutating func applyOther(_ name: Substring, _ arguments: [Substring]) throws(ProcessingPathError) {
+    mutating func applyOther(_ name: Substring, _ arguments: [Substring]) throws(ProcessingPathError) {
         switch name {
         case "q", "quality":
             try expect(arguments, atMost: 1, for: name)
@@ -182,15 +190,15 @@ struct ProcessingOptionsParser {
         if arguments.count > 3, !arguments[3].isEmpty { options.extend = try Self.extend(arguments[3...], for: name) }
     }
 
-    private func expect(_ arguments: [Substring], atMost count: Int, for name: Substring) throws(ProcessingPathError) {
+    func expect(_ arguments: [Substring], atMost count: Int, for name: Substring) throws(ProcessingPathError) {
         guard arguments.count <= count else {
             throw .badOptions("the option \(Self.quoted(name)) takes at most \(count) argument\(count == 1 ? "" : "s"), got \(arguments.count)")
         }
     }
 
-    static func resizingType(_ text: Substring) throws(ProcessingPathError) -> ProcessingOptions.ResizingType {
+    static func resizingType(_ text: Substring, for name: Substring) throws(ProcessingPathError) -> ProcessingOptions.ResizingType {
         guard let type = ProcessingOptions.ResizingType(rawValue: String(text)) else {
-            throw .badOptions("unknown resizing type \(quoted(text)); use fit, fill or force")
+            throw .badOptions("\(quoted(name)): unknown resizing type \(quoted(text)); use fit, fill, fill-down, force or auto")
         }
         return type
     }

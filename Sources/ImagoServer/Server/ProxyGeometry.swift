@@ -2,13 +2,15 @@
 import Imago
 
 /// What a request does to a source of a given size, in numbers, before any pixel is touched:
-/// imgproxy's order of rotation, crop, resize, result crop (fill), extension and padding, at the
-/// source's full resolution. ``ProxyRenderer`` applies it to pixels decoded at any reduced scale;
+/// imgproxy's order of rotation (and flip), crop, resize, result crop (fill, fill-down), extension,
+/// extension to the aspect ratio and padding, at the source's full resolution, with imgproxy's
+/// sizes (``Sizing``). ``ProxyRenderer`` applies it to pixels decoded at any reduced scale;
 /// ``requiredScale`` says how reduced they may be.
 ///
-/// Whatever the options, no output side exceeds the maximum dimension: the padding is taken off
-/// the room the image has, a side of 0 (or no resize) is bounded by what is left, and a side the
-/// path gives is checked against it before anything is fetched (``ImageProxy``, 400 `too_large`).
+/// Whatever the options, no output side exceeds the maximum dimension: it is imgproxy's
+/// `max_result_dimension` when the path names none (or a larger one), so the image, the extension
+/// and the padding shrink together to fit; and a side the path gives is checked against it before
+/// anything is fetched (``ImageProxy``, 400 `too_large`).
 struct ProxyGeometry: Hashable {
     /// A rectangle in pixels of some image.
     struct Rect: Hashable {
@@ -53,12 +55,28 @@ struct ProxyGeometry: Hashable {
     var requiredScale: Double { min(1, max(horizontalScale, verticalScale)) }
 
     /// The plan for a source of `source` pixels (after its EXIF orientation) under `options`,
-    /// within `maximumDimension` a side.
+    /// within `maximumDimension` a side (and the path's `max_result_dimension`, never above it).
     init(source: PixelSize, options: ProcessingOptions, maximumDimension: Int) {
+        let bound = max(1, maximumDimension)
+        var limit = min(options.maximumResultDimension ?? bound, bound)
+        var geometry = ProxyGeometry(source: source, options: options, limit: limit)
+        // imgproxy's limit scales the image and the padding together, each side rounded on its
+        // own, so the sum can pass the bound by a pixel or two: tighten until it holds.
+        var tries = 0
+        while geometry.excess(over: bound) > 0, tries < 8, limit > 1 {
+            limit = max(1, limit - geometry.excess(over: bound))
+            geometry = ProxyGeometry(source: source, options: options, limit: limit)
+            tries += 1
+        }
+        if geometry.excess(over: bound) > 0 { geometry.clamp(to: bound) }
+        self = geometry
+    }
+
+    /// The plan with imgproxy's sizes, the whole result brought within `limit`.
+    private init(source: PixelSize, options: ProcessingOptions, limit: Int) {
         quarterTurns = options.rotation / 90 % 4
         let size = quarterTurns % 2 == 1 ? PixelSize(width: source.height, height: source.width) : source
         rotatedSize = PixelSize(width: max(1, size.width), height: max(1, size.height))
-        let ratio = options.devicePixelRatio
 
         // The crop, in rotated-source pixels (its offsets are not scaled by the ratio).
         crop = Rect(x: 0, y: 0, width: rotatedSize.width, height: rotatedSize.height)
@@ -73,59 +91,52 @@ struct ProxyGeometry: Hashable {
             }
         }
 
-        // The room the image has: the padding comes off the maximum dimension.
-        let padding = options.pixelPadding
-        let room = PixelSize(
-            width: max(1, maximumDimension - padding.horizontal), height: max(1, maximumDimension - padding.vertical))
-        let targetWidth = options.pixelWidth
-        let targetHeight = options.pixelHeight
-        let cropWidth = Double(crop.width)
-        let cropHeight = Double(crop.height)
-        let fitsRoom = min(Double(room.width) / cropWidth, Double(room.height) / cropHeight)
-        let fills = options.resizingType == .fill && targetWidth > 0 && targetHeight > 0
-        switch options.resizingType {
-        case _ where targetWidth == 0 && targetHeight == 0:
-            // No resize: as it is, unless a side exceeds the room.
-            horizontalScale = min(1, fitsRoom)
-            verticalScale = horizontalScale
-        case .force:
-            // A side of 0 keeps the source's side, within the room.
-            var horizontal = targetWidth > 0 ? Double(targetWidth) / cropWidth : min(cropWidth, Double(room.width)) / cropWidth
-            var vertical = targetHeight > 0 ? Double(targetHeight) / cropHeight : min(cropHeight, Double(room.height)) / cropHeight
-            if !options.enlarge { (horizontal, vertical) = (min(horizontal, 1), min(vertical, 1)) }
-            (horizontalScale, verticalScale) = (horizontal, vertical)
-        case .fill where fills:
-            var scale = max(Double(targetWidth) / cropWidth, Double(targetHeight) / cropHeight)
-            if !options.enlarge { scale = min(scale, 1) }
-            (horizontalScale, verticalScale) = (scale, scale)
-        case .fit, .fill:
-            // A side of 0 follows the other's aspect ratio, bounded by the room.
-            var scale = fitsRoom
-            if targetWidth > 0 { scale = min(scale, Double(targetWidth) / cropWidth) }
-            if targetHeight > 0 { scale = min(scale, Double(targetHeight) / cropHeight) }
-            if !options.enlarge { scale = min(scale, 1) }
-            (horizontalScale, verticalScale) = (scale, scale)
-        }
-        scaledSize = PixelSize(width: Self.pixels(cropWidth * horizontalScale), height: Self.pixels(cropHeight * verticalScale))
+        let sizing = Sizing(width: crop.width, height: crop.height, options: options, limit: limit)
+        scaledSize = PixelSize(width: sizing.scaledWidth, height: sizing.scaledHeight)
+        // The scales the pixels get: exactly the scaled size over the crop.
+        horizontalScale = Double(scaledSize.width) / Double(crop.width)
+        verticalScale = Double(scaledSize.height) / Double(crop.height)
 
-        // The result crop (fill): the asked size, or less when the image is smaller and not enlarged.
+        // The result crop: the asked size (or fill-down's), within the scaled image.
         let content = PixelSize(
-            width: min(fills ? min(targetWidth, scaledSize.width) : scaledSize.width, room.width),
-            height: min(fills ? min(targetHeight, scaledSize.height) : scaledSize.height, room.height))
-        resultCropIsSmart = fills && options.gravity.anchor == .smart
-        let resultOrigin = Self.position(of: content, in: scaledSize, gravity: options.gravity, offsetScale: ratio)
+            width: Sizing.leastNonZero(sizing.resultCropWidth, scaledSize.width),
+            height: Sizing.leastNonZero(sizing.resultCropHeight, scaledSize.height))
+        resultCropIsSmart = content != scaledSize && options.gravity.anchor == .smart
+        let resultOrigin = Self.position(of: content, in: scaledSize, gravity: options.gravity, offsetScale: sizing.ratio)
         resultCrop = Rect(x: resultOrigin.x, y: resultOrigin.y, width: content.width, height: content.height)
 
-        // The extension to the asked size, then the padding.
+        // The extension to the asked size, then to the asked aspect ratio, then the padding.
         var canvas = content
         var origin = (x: 0, y: 0)
-        if let extend = options.extend {
-            canvas = PixelSize(
-                width: min(max(targetWidth, content.width), room.width), height: min(max(targetHeight, content.height), room.height))
-            origin = Self.position(of: content, in: canvas, gravity: extend.gravity, offsetScale: ratio)
+        let extensions: [(ProcessingOptions.Extend?, Int, Int)] = [
+            (options.extend, sizing.targetWidth, sizing.targetHeight),
+            (options.extendAspectRatio, sizing.aspectWidth, sizing.aspectHeight),
+        ]
+        for case let (extend?, width, height) in extensions where width > canvas.width || height > canvas.height {
+            let larger = PixelSize(width: max(width, canvas.width), height: max(height, canvas.height))
+            let placed = Self.position(of: canvas, in: larger, gravity: extend.gravity, offsetScale: sizing.ratio)
+            origin = (origin.x + placed.x, origin.y + placed.y)
+            canvas = larger
         }
+        let padding = Sizing.padding(options, ratio: sizing.ratio)
         canvasSize = PixelSize(width: canvas.width + padding.horizontal, height: canvas.height + padding.vertical)
         contentOrigin = Point(x: origin.x + padding.left, y: origin.y + padding.top)
+    }
+
+    /// How many pixels the longer side of the canvas passes `bound` by (0 within it).
+    private func excess(over bound: Int) -> Int {
+        max(0, max(canvasSize.width, canvasSize.height) - bound)
+    }
+
+    /// The last resort for bounds too small for imgproxy's arithmetic to meet (a few pixels): the
+    /// canvas cut to `bound`, the image kept inside it.
+    private mutating func clamp(to bound: Int) {
+        canvasSize = PixelSize(width: min(canvasSize.width, bound), height: min(canvasSize.height, bound))
+        let width = min(resultCrop.width, canvasSize.width)
+        let height = min(resultCrop.height, canvasSize.height)
+        resultCrop = Rect(x: resultCrop.x, y: resultCrop.y, width: width, height: height)
+        contentOrigin = Point(
+            x: min(contentOrigin.x, canvasSize.width - width), y: min(contentOrigin.y, canvasSize.height - height))
     }
 
     /// A crop side: 0 the whole side, below 1 a share of it, else pixels (at most the side).
@@ -154,15 +165,16 @@ struct ProxyGeometry: Hashable {
         var top: Int
         switch gravity.anchor {
         case .focusPoint:
-            left = Int((Double(outer.width) * gravity.x).rounded()) - inner.width / 2
-            top = Int((Double(outer.height) * gravity.y).rounded()) - inner.height / 2
+            left = Int((Double(outer.width) * gravity.x).rounded(.toNearestOrEven)) - inner.width / 2
+            top = Int((Double(outer.height) * gravity.y).rounded(.toNearestOrEven)) - inner.height / 2
         case .smart:
             (left, top) = (freeX / 2, freeY / 2)
         default:
             let offsetX = offset(gravity.x, of: outer.width, scale: offsetScale)
             let offsetY = offset(gravity.y, of: outer.height, scale: offsetScale)
-            left = freeX / 2 + offsetX
-            top = freeY / 2 + offsetY
+            // imgproxy centres with (free + 1) / 2 rounded half to even.
+            left = Int((Double(freeX + 1) / 2).rounded(.toNearestOrEven)) + offsetX
+            top = Int((Double(freeY + 1) / 2).rounded(.toNearestOrEven)) + offsetY
             switch gravity.anchor {
             case .north, .northEast, .northWest: top = offsetY
             case .south, .southEast, .southWest: top = freeY - offsetY
@@ -180,7 +192,7 @@ struct ProxyGeometry: Hashable {
     /// An offset in pixels: `value` pixels (times `scale`) from a magnitude of 1, else a share of
     /// `length`. Offsets are bounded by the parser (±100,000, ratio ≤ 8).
     private static func offset(_ value: Double, of length: Int, scale: Double) -> Int {
-        abs(value) >= 1 ? Int((value * scale).rounded()) : Int((Double(length) * value).rounded())
+        abs(value) >= 1 ? Int((value * scale).rounded(.toNearestOrEven)) : Int((Double(length) * value).rounded(.toNearestOrEven))
     }
 }
 #endif

@@ -2,8 +2,8 @@
 import Imago
 
 /// Applies a ``ProxyGeometry`` and the filters of a request to a decoded source: rotation, crop
-/// and resize (with the result crop) as one resample, blur, sharpen, then the extension and
-/// padding. The source may be decoded at any reduced scale (shrink-on-load, or a decode shared
+/// and resize (with the result crop) as one resample, blur, sharpen, pixelate, then the extension
+/// and padding. The source may be decoded at any reduced scale (shrink-on-load, or a decode shared
 /// with other requests) that covers ``ProxyGeometry/requiredScale``: the geometry is at full
 /// resolution and is scaled to the pixels it gets.
 struct ProxyRenderer {
@@ -14,6 +14,11 @@ struct ProxyRenderer {
     var sharpenSigma: Double?
     /// What extension and padding show; `nil`: transparent.
     var background: RGBA?
+    /// Mirroring after the rotation, left to right and top to bottom.
+    var flipsHorizontally = false
+    var flipsVertically = false
+    /// The block side of `pixelate`, or `nil`.
+    var pixelateSize: Int?
     /// How `g:sm` finds the interesting part. Default: attention, as imgproxy.
     var smartCropStrategy: ImageProcessors.SmartCrop.Strategy = .attention
 
@@ -22,6 +27,9 @@ struct ProxyRenderer {
         blurSigma = options.blurSigma
         sharpenSigma = options.sharpenSigma
         background = options.background
+        flipsHorizontally = options.flipHorizontally
+        flipsVertically = options.flipVertically
+        pixelateSize = options.pixelateSize
     }
 
     /// The output bitmap, exactly ``ProxyGeometry/canvasSize``.
@@ -29,7 +37,10 @@ struct ProxyRenderer {
         guard source.width > 0, source.height > 0 else {
             throw .processingFailed(nil, processor: "proxy", reason: "the image is empty")
         }
-        let image = try ImageProcessors.Rotate(degrees: geometry.quarterTurns * 90).process(source)
+        // Rotated, then flipped: the crop and its gravity see the image as turned and mirrored.
+        let image = Self.flipped(
+            try ImageProcessors.Rotate(degrees: geometry.quarterTurns * 90).process(source), horizontally: flipsHorizontally,
+            vertically: flipsVertically)
         // Pixels of `image` per pixel of the full-resolution, rotated source.
         let scaleX = Double(image.width) / Double(geometry.rotatedSize.width)
         let scaleY = Double(image.height) / Double(geometry.rotatedSize.height)
@@ -76,6 +87,7 @@ struct ProxyRenderer {
 
         if let blurSigma { content = try ImageProcessors.GaussianBlur(sigma: blurSigma).process(content) }
         if let sharpenSigma { content = try ImageProcessors.Sharpen(sigma: sharpenSigma).process(content) }
+        if let pixelateSize { content = Self.pixelated(content, size: pixelateSize) }
 
         let origin = geometry.contentOrigin
         let canvas = geometry.canvasSize
