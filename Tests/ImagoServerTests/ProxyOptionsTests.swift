@@ -172,6 +172,7 @@ import Testing
             let refused = await proxy.respond(path: ServerTests.path("w:10/msr:1", origin.url(for: "/q.png")))
             #expect(refused.status == 403 && String(decoding: refused.body, as: UTF8.self).contains("forbidden_option"))
             #expect(await proxy.respond(path: ServerTests.path("w:10/msfs:100", origin.url(for: "/q.png"))).status == 403)
+            #expect(await proxy.respond(path: ServerTests.path("w:10/mrd:5", origin.url(for: "/q.png"))).status == 403)
             #expect(origin.requestCount(for: "/q.png") == 0)
         }
         try await Self.withProxy({ $0.allowsSecurityOptions = true }) { proxy, origin in
@@ -182,6 +183,8 @@ import Testing
             let tooBig = await proxy.respond(path: ServerTests.path("w:10/msfs:100", source))
             #expect(tooBig.status == 422, "refused from its Content-Length")
             #expect(await proxy.respond(path: ServerTests.path("w:10/msfs:10000000", source)).status == 200)
+            let capped = await proxy.respond(path: ServerTests.path("w:10/mrd:5/f:png", source))
+            #expect(capped.status == 200 && ServerTests.size(of: capped.body).map { max($0.width, $0.height) } == 5)
         }
     }
 

@@ -139,10 +139,14 @@ public final class ImageProxy: Sendable {
             // imgproxy answers an expired URL with 404.
             throw ProxyError(status: 404, code: "expired", message: "the URL expired (expires:\(expires))")
         }
-        if !configuration.allowsSecurityOptions, options.maximumSourcePixels != nil || options.maximumSourceBytes != nil {
+        if !configuration.allowsSecurityOptions,
+            options.maximumSourcePixels != nil || options.maximumSourceBytes != nil || options.maximumResultDimension != nil
+        {
+            // imgproxy's security options: they may only lower the server's limits, and only
+            // where the operator allows URLs to set them.
             throw ProxyError(
                 status: 403, code: "forbidden_option",
-                message: "max_src_resolution and max_src_file_size are security options, which this server does not take from URLs")
+                message: "max_src_resolution, max_src_file_size and max_result_dimension are security options, which this server does not take from URLs")
         }
         try checkOutputSize(options)
         if let reason = configuration.sourcePolicy.refusal(for: parsed.source) {
