@@ -24,7 +24,7 @@ extension ImageProxy {
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
-            let quality = options.quality ?? configuration.defaultQuality
+            let quality = options.quality ?? configuration.formatQualities[format] ?? configuration.defaultQuality
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             let profile = response.container.pixelColorProfile
             var data: Data

@@ -20,6 +20,8 @@ public final class ImageProxy: Sendable {
     let admission: AdmissionQueue
     private let responses: MemoryCache<String, EncodedImage>
     private let loader: GuardedDataLoader
+    /// The configuration's source policy, with `local:` sources allowed when there is a root.
+    private let sourcePolicy: SourcePolicy
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
     /// Whether this build of Imago can write AVIF (`ImageContainer.encoded(as: .avif)`).
@@ -34,11 +36,19 @@ public final class ImageProxy: Sendable {
         let loader = GuardedDataLoader(
             policy: configuration.sourcePolicy, resolver: resolver, configuration: configuration.loaderConfiguration)
         self.loader = loader
+        // `local:///` sources, when the server has a root, are read from it; the rest is fetched.
+        var sourcePolicy = configuration.sourcePolicy
+        sourcePolicy.allowsLocalFiles = configuration.localFilesystemRoot != nil
+        self.sourcePolicy = sourcePolicy
+        let sourceLoader: any DataLoading =
+            configuration.localFilesystemRoot.map {
+                LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
+            } ?? loader
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }
         // No memory cache: what is kept of a render is its encoded response (`responses`).
         var pipelineConfiguration = ImagePipeline.Configuration(
-            dataLoader: loader, decoders: decoders, decodingLimits: configuration.decodingLimits, memoryCache: nil,
+            dataLoader: sourceLoader, decoders: decoders, decodingLimits: configuration.decodingLimits, memoryCache: nil,
             diskCache: diskCache,
             maximumConcurrentDownloads: max(1, configuration.maximumConcurrentRequests),
             retryPolicy: .never, metricsLabel: "imago", metricsFactory: metrics.factory)
@@ -145,7 +155,13 @@ public final class ImageProxy: Sendable {
                 message: "max_src_resolution and max_src_file_size are security options, which this server does not take from URLs")
         }
         try checkOutputSize(options)
-        if let reason = configuration.sourcePolicy.refusal(for: parsed.source) {
+        if parsed.source.scheme?.lowercased() == LocalFileDataLoader.scheme, configuration.localFilesystemRoot == nil {
+            // imgproxy answers a scheme it was not configured for with 404.
+            throw ProxyError(
+                status: 404, code: "source_not_found",
+                message: "local:// sources are off: this server has no local filesystem root (IMGPROXY_LOCAL_FILESYSTEM_ROOT)")
+        }
+        if let reason = sourcePolicy.refusal(for: parsed.source) {
             throw ProxyError(
                 status: 403, code: "forbidden_source",
                 message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
@@ -235,13 +251,24 @@ public final class ImageProxy: Sendable {
     }
 
     private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(plan.maxAge)")]
+        var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: plan.maxAge))]
         if plan.varies { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
         return ProxyResponse(status: 200, headers: headers, body: image.data)
+    }
+
+    /// `Cache-Control` of a response: the proxy's `max-age`, or, when it passes the source's
+    /// through, what is left of the source's freshness (never more) and `no-store` for a source
+    /// that may not be stored.
+    private func cacheControl(for image: EncodedImage, maxAge: Int) -> String {
+        guard configuration.passesCacheControlThrough else { return "public, max-age=\(maxAge)" }
+        if !image.isStorable { return "no-store" }
+        guard let expiresAt = image.expiresAt else { return "public, max-age=\(maxAge)" }
+        let left = expiresAt.timeIntervalSince(configuration.now())
+        return "public, max-age=\(max(0, min(maxAge, Int(min(max(left, 0), Double(Int32.max))))))"
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak validators compare equal

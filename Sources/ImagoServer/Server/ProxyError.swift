@@ -11,7 +11,8 @@ import Imago
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
 /// | 502 | `source_failed` |
-/// | 503 | `overloaded` (with `Retry-After`) |
+/// | 429 | `overloaded` (the admission queue is full; with `Retry-After`, as imgproxy answers) |
+/// | 503 | `overloaded` (response bytes on their way to clients at their limit; with `Retry-After`) |
 /// | 504 | `source_timeout` |
 public struct ProxyError: Error, Sendable, Hashable {
     public var status: Int
@@ -83,9 +84,10 @@ public struct ProxyError: Error, Sendable, Hashable {
         }
     }
 
+    /// The answer when the admission queue is full: 429, as imgproxy's "Too many requests".
     static func overloaded(retryAfter: Int) -> ProxyError {
         ProxyError(
-            status: 503, code: "overloaded",
+            status: 429, code: "overloaded",
             message: "the server is at its limit of queued requests; retry after \(retryAfter) s", retryAfterSeconds: retryAfter)
     }
 }
