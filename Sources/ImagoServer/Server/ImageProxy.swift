@@ -57,6 +57,7 @@ public final class ImageProxy: Sendable {
         pipelineConfiguration.decodedOriginalsEntryFraction = configuration.decodedSourceEntryFraction
         pipelineConfiguration.maximumDecodingBytes = configuration.decodingBytes
         pipelineConfiguration.now = configuration.now
+        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes = [LocalFileDataLoader.scheme] }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
         admission = AdmissionQueue(
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)

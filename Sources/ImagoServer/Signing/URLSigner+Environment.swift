@@ -14,7 +14,7 @@ extension URLSigner {
         environment: [String: String] = ProcessInfo.processInfo.environment, file: String? = nil
     ) throws(SigningKeyError) -> URLSigner? {
         var values: [String: String] = [:]
-        if let path = file ?? environment["IMAGO_KEY_FILE"] {
+        if let path = file ?? environment["IMAGO_KEY_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {  // empty: unset
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw SigningKeyError("cannot read the key file \(path)")
             }
