@@ -47,7 +47,9 @@ import Testing
     @Test func aFileUnderTheRootIsServed() async throws {
         let folders = try Folders()
         defer { folders.remove() }
-        try await withServer(Self.configuration(root: folders.root)) { server in
+        let cache = try DiskCache(directory: folders.base.appendingPathComponent("cache"))
+        let server = try await RunningServer.start(Self.configuration(root: folders.root), diskCache: cache)
+        do {
             for source in ["local:///a.jpg", "local:///sub/b.jpg", "local:///inside.jpg", "local:///sub/./b.jpg"] {
                 let reply = try await server.get(Self.path(source))
                 #expect(reply.status == 200, "\(source): \(String(decoding: reply.body, as: UTF8.self))")
@@ -55,7 +57,14 @@ import Testing
             }
             let missing = try await server.get(Self.path("local:///none.jpg"))
             #expect(missing.status == 404 && missing.errorCode == "source_not_found")
+            // Local files never go to the disk cache: a kept cache folder outlives a change of root.
+            await server.proxy.pipeline.waitForDiskWrites()
+            #expect(cache.statistics().entryCount == 0)
+        } catch {
+            try? await server.stop()
+            throw error
         }
+        try await server.stop()
     }
 
     @Test(arguments: [
