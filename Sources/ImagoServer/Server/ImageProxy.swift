@@ -8,7 +8,7 @@ import Imago
 ///
 /// A request: parse the path (400; presets expanded), check the signature (403), the expiry
 /// (404), the security options (403), the output size (400) and the source policy (403); serve
-/// from the response tier (encoded bytes) or, through the bounded admission queue (503 when
+/// from the response tier (encoded bytes) or, through the bounded admission queue (429 when
 /// full), make it: `pipeline.image(for:)` with the proxy's renderer as the request's processor
 /// (the pipeline's tier of decoded originals, or its disk cache or network, decoded at the
 /// reduction the renderer needs), then encoded (`ImageProxy+Produce.swift`). The pipeline has no

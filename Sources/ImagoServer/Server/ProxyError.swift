@@ -10,9 +10,9 @@ import Imago
 /// | 404 | `source_not_found`, `expired` |
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
-/// | 502 | `source_failed` |
 /// | 429 | `overloaded` (the admission queue is full; with `Retry-After`, as imgproxy answers) |
-/// | 503 | `overloaded` (response bytes on their way to clients at their limit; with `Retry-After`) |
+/// | 502 | `source_failed` |
+/// | 503 | `overloaded` (response bytes on their way to clients at their limit), `cancelled`; both with `Retry-After` |
 /// | 504 | `source_timeout` |
 public struct ProxyError: Error, Sendable, Hashable {
     public var status: Int

@@ -56,7 +56,8 @@ package struct ServeEnvironment: Sendable {
     package var writeResponseTimeout: Int?
     /// `IMGPROXY_KEEP_ALIVE_TIMEOUT`, seconds: how long a keep-alive connection may stay silent.
     package var keepAliveTimeout: Int?
-    /// `IMGPROXY_MAX_CLIENTS`: open client connections.
+    /// `IMGPROXY_MAX_CLIENTS`: open client connections; imgproxy's 0 (no limit) is read as the
+    /// most `--max-connections` takes, 1,000,000.
     package var maximumClients: Int?
     /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`: the folder `local:///` sources are read from.
     package var localFilesystemRoot: String?
@@ -112,7 +113,7 @@ package struct ServeEnvironment: Sendable {
         readRequestTimeout = try reader.integer("IMGPROXY_READ_REQUEST_TIMEOUT", in: 1...3600)
         writeResponseTimeout = try reader.integer("IMGPROXY_WRITE_RESPONSE_TIMEOUT", in: 1...3600)
         keepAliveTimeout = try reader.integer("IMGPROXY_KEEP_ALIVE_TIMEOUT", in: 1...3600)
-        maximumClients = try reader.integer("IMGPROXY_MAX_CLIENTS", in: 1...1_000_000)
+        maximumClients = try reader.integer("IMGPROXY_MAX_CLIENTS", in: 0...1_000_000).map { $0 == 0 ? 1_000_000 : $0 }
         localFilesystemRoot = reader.text("IMGPROXY_LOCAL_FILESYSTEM_ROOT")
         if let path = reader.text("IMGPROXY_HEALTH_CHECK_PATH") {
             // imgproxy's reading: no query or fragment, a leading slash, no trailing one.
