@@ -118,5 +118,20 @@ import Testing
         }
         try await origin.shutdown()
     }
+
+    /// imgproxy's `IMGPROXY_ENFORCE_WEBP`: a client that takes WebP gets it, whatever the path asks.
+    @Test func anEnforcedFormatWinsOverThePathsWhenTheClientTakesIt() async throws {
+        let folders = try Folders()
+        defer { folders.remove() }
+        var configuration = Self.configuration(root: folders.root)
+        configuration.enforcesWebP = true
+        try await withServer(configuration) { server in
+            try #require(server.proxy.canWriteWebP, "this build writes WebP (ServerTests checks it too)")
+            let webp = try await server.get(Self.path("local:///a.jpg"), headers: ["Accept": "image/webp,*/*"])
+            #expect(webp.status == 200 && webp.headers["content-type"] == "image/webp" && webp.headers["vary"] == "Accept")
+            let png = try await server.get(Self.path("local:///a.jpg"), headers: ["Accept": "*/*"])
+            #expect(png.status == 200 && png.headers["content-type"] == "image/png")
+        }
+    }
 }
 #endif

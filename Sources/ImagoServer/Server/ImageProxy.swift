@@ -221,7 +221,7 @@ public final class ImageProxy: Sendable {
     /// Negotiates the output format with `accept` and names the response.
     private func plan(for parsed: ProcessingPath, accept: String?) -> ResponsePlan {
         let options = parsed.options
-        let format: ImageFormat? =
+        var format: ImageFormat? =
             switch options.format {
             case .jpeg: .jpeg
             case .png: .png
@@ -229,6 +229,11 @@ public final class ImageProxy: Sendable {
             case .avif: .avif
             case .auto: Self.negotiate(accept: accept, canWriteAVIF: canWriteAVIF, canWriteWebP: canWriteWebP)
             }
+        // imgproxy's IMGPROXY_ENFORCE_AVIF / _WEBP: what the client takes wins over the path's format.
+        let enforced = Self.negotiate(
+            accept: accept, canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF,
+            canWriteWebP: canWriteWebP && configuration.enforcesWebP)
+        if let enforced { format = enforced }
         let negotiated = format.map { "\($0)" } ?? "jpeg-or-png"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
         var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
@@ -238,7 +243,7 @@ public final class ImageProxy: Sendable {
         }
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            format: format, maxAge: maxAge, varies: options.format == .auto)
+            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP)
     }
 
     /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,

@@ -74,6 +74,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// (never more than the proxy's own), and a source that may not be stored gives `no-store`.
     /// Default: `false`, the proxy's own `max-age` whatever the source said.
     public var passesCacheControlThrough: Bool = false
+    /// Whether a client whose `Accept` names `image/avif` gets AVIF whatever format the path asks
+    /// (imgproxy's `IMGPROXY_ENFORCE_AVIF`; responses then vary with `Accept`). Default: `false`.
+    public var enforcesAVIF: Bool = false
+    /// Whether a client whose `Accept` names `image/webp` gets WebP whatever format the path asks,
+    /// unless AVIF is enforced and taken (imgproxy's `IMGPROXY_ENFORCE_WEBP`). Default: `false`.
+    public var enforcesWebP: Bool = false
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

@@ -66,6 +66,11 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
     package var cacheControlPassthrough: Bool?
 
+    /// `IMGPROXY_ENFORCE_AVIF`.
+    package var enforcesAVIF: Bool?
+    /// `IMGPROXY_ENFORCE_WEBP`.
+    package var enforcesWebP: Bool?
+
     package init() {}
 
     /// The settings `environment` names.
@@ -122,6 +127,8 @@ package struct ServeEnvironment: Sendable {
             if !trimmed.isEmpty { healthCheckPath = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed }
         }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
+        enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
+        enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
@@ -192,6 +199,8 @@ extension ServeEnvironment {
         if let downloadTimeout { configuration.loaderConfiguration.downloadTimeout = .seconds(downloadTimeout) }
         if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
+        if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
+        if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
     }
 }
 #endif
