@@ -95,6 +95,13 @@ import Testing
         #expect(signer.check(signature: "4e9HplX3xN8DgbCf3GPatgfy42W8pLOfGHxXdnPxeHw", for: Self.part) == .mismatch)
     }
 
+    @Test func trustedSignaturesAreAcceptedForAnyPath() throws {
+        let signer = try #require(
+            try URLSigner.load(environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_TRUSTED_SIGNATURES": "legacy-one, legacy-two"]))
+        #expect(signer.check(signature: "legacy-two", for: Self.part) == nil)
+        #expect(signer.check(signature: "legacy-three", for: Self.part) == .mismatch)
+    }
+
     @Test func imgproxyNamesWinOverImagoAliases() throws {
         let signer = try #require(
             try URLSigner.load(environment: [

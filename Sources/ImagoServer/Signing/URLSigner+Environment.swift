@@ -7,7 +7,8 @@ extension URLSigner {
     ///
     /// The names are imgproxy's, `IMGPROXY_KEY` and `IMGPROXY_SALT` (hex; several of each,
     /// comma-separated, for key rotation) and `IMGPROXY_SIGNATURE_SIZE` (bytes of the HMAC a
-    /// signature keeps, 1 to 32; default 32), with `IMAGO_KEY` and `IMAGO_SALT` as aliases; an
+    /// signature keeps, 1 to 32; default 32) and `IMGPROXY_TRUSTED_SIGNATURES` (signatures accepted
+    /// for any path, comma-separated), with `IMAGO_KEY` and `IMAGO_SALT` as aliases; an
     /// `IMGPROXY_` name wins. The salt may be left out (empty). Errors name the variable, never
     /// its value.
     public static func load(
@@ -42,7 +43,11 @@ extension URLSigner {
             size = number
         }
         do {
-            return try URLSigner(hexKeys: key.value, hexSalts: salt?.value ?? "", signatureSize: size)
+            var signer = try URLSigner(hexKeys: key.value, hexSalts: salt?.value ?? "", signatureSize: size)
+            if let trusted = value("IMGPROXY_TRUSTED_SIGNATURES") {
+                signer.trustedSignatures = Set(trusted.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            }
+            return signer
         } catch {
             throw SigningKeyError("\(key.name)/\(salt?.name ?? "IMGPROXY_SALT"): \(error.description)")
         }
