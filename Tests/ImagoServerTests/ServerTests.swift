@@ -215,7 +215,6 @@ import Testing
         }
     }
 
-    /// A full admission queue is answered 429 with `Retry-After`, as imgproxy answers it.
     @Test func shedsLoadWith429AndRetryAfter() async throws {
         var configuration = Self.local
         configuration.maximumConcurrentRequests = 1
