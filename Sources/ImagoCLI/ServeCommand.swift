@@ -16,16 +16,17 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Paths follow imgproxy's grammar: /{signature}/rs:fit:300:200/dpr:2/q:80/f:webp/plain/{escaped URL} \
             or /{signature}/{options}/{base64url URL}.{ext}. Signatures are HMAC-SHA256 with the hex key and salt \
-            in IMAGO_KEY and IMAGO_SALT (or a --key-file of IMAGO_KEY=… and IMAGO_SALT=… lines); `imago sign` makes them. \
+            in IMGPROXY_KEY and IMGPROXY_SALT (or IMAGO_KEY and IMAGO_SALT, or a --key-file of such lines); `imago sign` makes them. \
+            imgproxy's IMGPROXY_* variables configure it too (flags win); README, "Coming from imgproxy", lists them. \
             SIGTERM or Ctrl-C finishes the requests in flight, then stops. README, "imago serve", has the whole grammar.
             """
     )
 
-    @Option(help: "Address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "Address to listen on (default: 127.0.0.1; IMGPROXY_BIND's host, 0.0.0.0 for :PORT or PORT).")
+    var host: String?
 
-    @Option(help: "Port to listen on (0: any free port, printed at start).")
-    var port = 8080
+    @Option(help: "Port to listen on (0: any free port, printed at start; default: 8080, or IMGPROXY_BIND's or PORT).")
+    var port: Int?
 
     @Option(help: "File with IMAGO_KEY=… and IMAGO_SALT=… lines (hex), instead of the environment.")
     var keyFile: String?
@@ -39,20 +40,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allow-host"), help: "Allowed source host, exact or *.example.com (repeat; none: any host).")
     var allowedHosts: [String] = []
 
-    @Option(help: "Cache-Control max-age of signed responses, in seconds.")
-    var signedMaxAge = 31_536_000
+    @Option(help: "Cache-Control max-age of signed responses, in seconds (default: 31536000, or IMGPROXY_TTL).")
+    var signedMaxAge: Int?
 
-    @Option(help: "Cache-Control max-age of unsigned responses, in seconds.")
-    var maxAge = 3600
+    @Option(help: "Cache-Control max-age of unsigned responses, in seconds (default: 3600, or IMGPROXY_TTL).")
+    var maxAge: Int?
 
-    @Option(help: "Longest side of an output image, in pixels.")
-    var maxDimension = 4096
+    @Option(help: "Longest side of an output image, in pixels (default: 4096, or IMGPROXY_MAX_RESULT_DIMENSION).")
+    var maxDimension: Int?
 
-    @Option(help: "Requests processed at once (default: 2 per core).")
+    @Option(help: "Requests processed at once (default: 2 per core, or IMGPROXY_WORKERS).")
     var concurrency: Int?
 
-    @Option(help: "Requests that may wait for a slot before the server answers 503.")
-    var queue = 64
+    @Option(help: "Requests that may wait for a slot before the server answers 429 (default: 64, or IMGPROXY_REQUESTS_QUEUE_SIZE).")
+    var queue: Int?
 
     @Option(help: "Disk cache of source images: a folder of this user's alone (made with mode 700 if missing; refused if others may enter it). Default: a fresh folder under the temporary directory, removed at exit.")
     var cacheDirectory: String?
@@ -69,17 +70,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address of the --metrics-port listener.")
     var metricsHost = "127.0.0.1"
 
-    @Option(help: "Seconds a client has to send a whole request head (a trickle does not extend it).")
-    var headerTimeout = 10
+    @Option(help: "Seconds a client has to send a whole request head (a trickle does not extend it; default: 10, or IMGPROXY_READ_REQUEST_TIMEOUT).")
+    var headerTimeout: Int?
 
-    @Option(help: "Seconds a keep-alive connection may stay silent between requests.")
-    var idleTimeout = 75
+    @Option(help: "Seconds a keep-alive connection may stay silent between requests (default: 75, or IMGPROXY_KEEP_ALIVE_TIMEOUT).")
+    var idleTimeout: Int?
 
-    @Option(help: "Seconds a response may make no progress to a client that does not read.")
-    var writeTimeout = 30
+    @Option(help: "Seconds a response may make no progress to a client that does not read (default: 30, or IMGPROXY_WRITE_RESPONSE_TIMEOUT).")
+    var writeTimeout: Int?
 
-    @Option(help: "Open client connections; beyond, the longest-waiting idle or half-sent one is closed to make room.")
-    var maxConnections = 2048
+    @Option(help: "Open client connections; beyond, the longest-waiting idle or half-sent one is closed to make room (default: 2048, or IMGPROXY_MAX_CLIENTS).")
+    var maxConnections: Int?
 
     @Option(help: "Largest request head, in bytes (larger: 400 and the connection closed).")
     var maxHeadSize = 32 * 1024
@@ -90,15 +91,15 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var processing: ServeProcessingOptions
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
-        guard (16...16384).contains(maxDimension) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
+        guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port takes 0 to 65535.") }
+        guard (16...16384).contains(maxDimension ?? 16) else { throw ValidationError("--max-dimension takes 16 to 16384.") }
         guard (1...4096).contains(concurrency ?? 1) else { throw ValidationError("--concurrency takes 1 to 4096.") }
-        guard (0...100_000).contains(queue) else { throw ValidationError("--queue takes 0 to 100000.") }
+        guard (0...100_000).contains(queue ?? 0) else { throw ValidationError("--queue takes 0 to 100000.") }
         guard (0...65535).contains(metricsPort ?? 0) else { throw ValidationError("--metrics-port takes 0 to 65535.") }
         for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--write-timeout", writeTimeout)] {
-            guard (1...3600).contains(seconds) else { throw ValidationError("\(name) takes 1 to 3600 seconds.") }
+            guard (1...3600).contains(seconds ?? 1) else { throw ValidationError("\(name) takes 1 to 3600 seconds.") }
         }
-        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections takes 1 to 1000000.") }
+        guard (1...1_000_000).contains(maxConnections ?? 1) else { throw ValidationError("--max-connections takes 1 to 1000000.") }
         guard (1024...1_048_576).contains(maxHeadSize) else { throw ValidationError("--max-head-size takes 1024 to 1048576 bytes.") }
         guard (1...65536).contains(maxResponseMegabytes) else { throw ValidationError("--max-response-megabytes takes 1 to 65536.") }
     }
@@ -106,6 +107,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let logger = Logger(label: "imago.serve")
+        let environment: ServeEnvironment
+        do {
+            environment = try ServeEnvironment(ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("the environment: \(error)")
+        }
         var signer: URLSigner?
         do {
             signer = try URLSigner.load(file: keyFile)
@@ -113,6 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the signing key: \(error)")
         }
         var policy = SourcePolicy(allowedHosts: allowedHosts, allowsPrivateNetworks: allowPrivateNetworks)
+        policy.allowedSources = environment.allowedSources
         var origin: DemoOrigin?
         var page: DemoPage?
         if demo {
@@ -147,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard signer != nil || allowUnsigned else {
             throw ValidationError(
-                "no signing key: set IMAGO_KEY and IMAGO_SALT (hex; `openssl rand -hex 32`), pass --key-file, or --allow-unsigned for local development")
+                "no signing key: set IMGPROXY_KEY and IMGPROXY_SALT (or IMAGO_KEY and IMAGO_SALT; hex; `openssl rand -hex 32`), pass --key-file, or --allow-unsigned for local development")
         }
         if signer == nil {
             logger.warning("serving UNSIGNED paths (--allow-unsigned): anyone can make this server fetch and resize any allowed source")
@@ -156,11 +164,20 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
         }
         var configuration = ImageProxyConfiguration(
-            signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension, signedMaxAge: signedMaxAge,
-            unsignedMaxAge: maxAge, maximumQueuedRequests: queue, logger: logger)
-        if let concurrency { configuration.maximumConcurrentRequests = concurrency }
-        configuration.stripsColorProfile = !keepColorProfile
-        try processing.apply(to: &configuration)
+            signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension ?? environment.maximumResultDimension ?? 4096,
+            signedMaxAge: signedMaxAge ?? environment.ttl ?? 31_536_000, unsignedMaxAge: maxAge ?? environment.ttl ?? 3600,
+            maximumQueuedRequests: queue ?? environment.queueSize ?? 64, logger: logger)
+        if let workers = concurrency ?? environment.workers { configuration.maximumConcurrentRequests = workers }
+        configuration.stripsColorProfile = keepColorProfile ? false : (environment.stripsColorProfile ?? true)
+        try environment.apply(to: &configuration)
+        try processing.apply(to: &configuration, environment: environment)
+        if let root = processing.localFilesystemRoot ?? environment.localFilesystemRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("the local filesystem root \(root) (--local-filesystem-root, IMGPROXY_LOCAL_FILESYSTEM_ROOT) is not a folder")
+            }
+            configuration.localFilesystemRoot = root
+        }
         let folder: ProxyCacheDirectory
         do {
             folder = try ProxyCacheDirectory.prepare(
@@ -172,11 +189,16 @@ struct ServeCommand: AsyncParsableCommand {
         let diskCache = try DiskCache(directory: folder.entries)
         let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
         let pageHTML = page.map { page in { @Sendable in page.html } }
-        let host = self.host
+        let host = self.host ?? environment.host ?? "127.0.0.1"
+        let port = self.port ?? environment.port ?? 8080
         var limits = ImagoServer.Configuration(
-            headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), writeTimeout: .seconds(writeTimeout),
-            maximumConnections: maxConnections, maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
+            headerTimeout: .seconds(headerTimeout ?? environment.readRequestTimeout ?? 10),
+            idleTimeout: .seconds(idleTimeout ?? environment.keepAliveTimeout ?? 75),
+            writeTimeout: .seconds(writeTimeout ?? environment.writeResponseTimeout ?? 30),
+            maximumConnections: maxConnections ?? environment.maximumClients ?? 2048,
+            maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
             maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
+        limits.healthCheckPath = environment.healthCheckPath
         #if DEBUG
             // For HostileClientTests only: a server without the slow-reader bound, to show that the
             // suite's memory check catches it. Release builds have no such switch.

@@ -131,6 +131,10 @@ extension ImagePipeline {
         /// ``ImageResponse/expiresAt`` are read against. Tests pass a clock of their own.
         /// Default: the system's (`Date()`).
         public var now: @Sendable () -> Date = { Date() }
+        /// URL schemes besides `http` and `https` that ``dataLoader`` serves (lowercase), such as
+        /// the image proxy's `local` for files under its root; any other scheme fails with
+        /// ``ImagePipeline/Error/unsupportedScheme(_:)`` before the loader is asked. Default: none.
+        public var additionalSchemes: Set<String> = []
 
         /// A configuration with every default but what is given.
         public init(

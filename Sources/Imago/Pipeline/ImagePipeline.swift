@@ -238,7 +238,7 @@ public final class ImagePipeline: Sendable {
         guard let scheme = request.url.scheme else { throw .unsupportedScheme(request.url) }
         // The common spellings first: this runs on the memory-hit path.
         let isHTTP = scheme == "https" || scheme == "http" || ["http", "https"].contains(scheme.lowercased())
-        guard isHTTP else { throw .unsupportedScheme(request.url) }
+        guard isHTTP || configuration.additionalSchemes.contains(scheme.lowercased()) else { throw .unsupportedScheme(request.url) }
     }
 }
 

@@ -118,7 +118,10 @@ public struct ProcessingPath: Sendable, Hashable {
         return try url(from: decoded)
     }
 
+    /// An absolute URL with a host, or a `local:///path` (a file under the server's local
+    /// filesystem root, imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`), which has none.
     private static func url(from text: String) throws(ProcessingPathError) -> URL {
+        if let url = URL(string: text), url.scheme?.lowercased() == "local", !url.path.isEmpty { return url }
         guard !text.isEmpty, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
             let host = url.host, !host.isEmpty
         else {

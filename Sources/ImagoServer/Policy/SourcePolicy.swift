@@ -24,6 +24,16 @@ public struct SourcePolicy: Sendable, Hashable {
     /// while every other port of that address stays refused). Default: none.
     public var allowedEndpoints: Set<Endpoint>
 
+    /// Whether `local:///path` sources may be fetched: `true` when the proxy has a local
+    /// filesystem root (``ImageProxyConfiguration/localFilesystemRoot``), which
+    /// ``LocalFileDataLoader`` confines them to. Default: `false`.
+    public var allowsLocalFiles: Bool = false
+
+    /// URL prefixes a source must start with (imgproxy's `IMGPROXY_ALLOWED_SOURCES`), `*` matching
+    /// any run of characters other than `/`; e.g. `https://images.example.com/`, `local:///`,
+    /// `https://*.example.com/`. Empty: any source the other rules allow. Default: empty.
+    public var allowedSources: [String] = []
+
     /// An address and a TCP port.
     public struct Endpoint: Sendable, Hashable {
         public var address: IPAddress
@@ -52,6 +62,10 @@ public struct SourcePolicy: Sendable, Hashable {
     /// Why `url` may not be fetched (scheme, host), or `nil`. The reason is for the operator's
     /// log; ``clientMessage(forLoaderReason:)`` gives what a client may see.
     public func refusal(for url: URL) -> String? {
+        if !allowedSources.isEmpty, !allowedSources.contains(where: { Self.matches(url.absoluteString, prefix: $0) }) {
+            return Refusal.sourceNotAllowed.reason(detail: "\(url.absoluteString) starts with none of IMGPROXY_ALLOWED_SOURCES")
+        }
+        if allowsLocalFiles, url.scheme?.lowercased() == LocalFileDataLoader.scheme { return nil }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return Refusal.scheme.reason(detail: "the source's scheme is '\(url.scheme ?? "")'")
         }
@@ -62,6 +76,24 @@ public struct SourcePolicy: Sendable, Hashable {
             return Refusal.hostNotAllowed.reason(detail: "\(host) is not on it (--allow-host)")
         }
         return nil
+    }
+
+    /// Whether `text` starts with `pattern`, each `*` of which matches any run of characters
+    /// other than `/` (imgproxy's reading of `IMGPROXY_ALLOWED_SOURCES`).
+    static func matches(_ text: String, prefix pattern: String) -> Bool {
+        func match(_ text: Substring, _ pattern: Substring) -> Bool {
+            guard let star = pattern.firstIndex(of: "*") else { return text.hasPrefix(pattern) }
+            let literal = pattern[..<star]
+            guard text.hasPrefix(literal) else { return false }
+            var rest = text.dropFirst(literal.count)
+            let after = pattern[pattern.index(after: star)...]
+            while true {
+                if match(rest, after) { return true }
+                guard let first = rest.first, first != "/" else { return false }
+                rest = rest.dropFirst()
+            }
+        }
+        return match(Substring(text), Substring(pattern))
     }
 
     /// Whether `host` is on the allow-list (always, when it is empty).
@@ -105,7 +137,7 @@ public struct SourcePolicy: Sendable, Hashable {
     /// detail for the log, so the client's part is found by its fixed start, never by parsing the
     /// detail.
     enum Refusal: CaseIterable {
-        case scheme, missingHost, hostNotAllowed, nonPublicAddress
+        case scheme, missingHost, hostNotAllowed, nonPublicAddress, sourceNotAllowed, outsideRoot
 
         /// The sentence a client may see.
         var clientMessage: String {
@@ -114,6 +146,8 @@ public struct SourcePolicy: Sendable, Hashable {
             case .missingHost: "\(SourcePolicy.refusalMarker): the source has no host"
             case .hostNotAllowed: "\(SourcePolicy.refusalMarker): the source's host is not on the allow-list"
             case .nonPublicAddress: "\(SourcePolicy.refusalMarker): the source's address is not on the public internet"
+            case .sourceNotAllowed: "\(SourcePolicy.refusalMarker): the source matches none of the allowed sources"
+            case .outsideRoot: "\(SourcePolicy.refusalMarker): the local path is not a file under the local filesystem root"
             }
         }
 

@@ -1,6 +1,6 @@
 #if os(Linux)
 /// The bounded queue in front of the pipeline, as a value: at most ``maximumRunning`` requests
-/// work at once, at most ``maximumWaiting`` wait, and the rest are shed at once (503 with
+/// work at once, at most ``maximumWaiting`` wait, and the rest are shed at once (429 with
 /// `Retry-After`), so a burst never turns into unbounded waiting. Each call returns what the
 /// owner does next (``AdmissionQueue`` performs it), so it is tested without timing.
 package struct AdmissionGate<Waiter>: Sendable where Waiter: Sendable {

@@ -24,7 +24,7 @@ extension ImageProxy {
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
-            let quality = options.quality ?? configuration.defaultQuality
+            let quality = options.quality ?? configuration.formatQualities[format] ?? configuration.defaultQuality
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             let profile = response.container.pixelColorProfile
             var data: Data
@@ -61,6 +61,11 @@ extension ImageProxy {
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels
+        if parsed.source.scheme?.lowercased() == LocalFileDataLoader.scheme {
+            // A local file is as near as the disk cache, and a copy there would outlive a change
+            // of root (a cache folder kept across runs) or of the file itself.
+            request.cachePolicy = ImageRequest.CachePolicy(readsDisk: false, writesDisk: false)
+        }
         return request
     }
 

@@ -8,7 +8,7 @@ import Imago
 ///
 /// A request: parse the path (400; presets expanded), check the signature (403), the expiry
 /// (404), the security options (403), the output size (400) and the source policy (403); serve
-/// from the response tier (encoded bytes) or, through the bounded admission queue (503 when
+/// from the response tier (encoded bytes) or, through the bounded admission queue (429 when
 /// full), make it: `pipeline.image(for:)` with the proxy's renderer as the request's processor
 /// (the pipeline's tier of decoded originals, or its disk cache or network, decoded at the
 /// reduction the renderer needs), then encoded (`ImageProxy+Produce.swift`). The pipeline has no
@@ -20,6 +20,8 @@ public final class ImageProxy: Sendable {
     let admission: AdmissionQueue
     private let responses: MemoryCache<String, EncodedImage>
     private let loader: GuardedDataLoader
+    /// The configuration's source policy, with `local:` sources allowed when there is a root.
+    private let sourcePolicy: SourcePolicy
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
     /// Whether this build of Imago can write AVIF (`ImageContainer.encoded(as: .avif)`).
@@ -34,11 +36,19 @@ public final class ImageProxy: Sendable {
         let loader = GuardedDataLoader(
             policy: configuration.sourcePolicy, resolver: resolver, configuration: configuration.loaderConfiguration)
         self.loader = loader
+        // `local:///` sources, when the server has a root, are read from it; the rest is fetched.
+        var sourcePolicy = configuration.sourcePolicy
+        sourcePolicy.allowsLocalFiles = configuration.localFilesystemRoot != nil
+        self.sourcePolicy = sourcePolicy
+        let sourceLoader: any DataLoading =
+            configuration.localFilesystemRoot.map {
+                LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
+            } ?? loader
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }
         // No memory cache: what is kept of a render is its encoded response (`responses`).
         var pipelineConfiguration = ImagePipeline.Configuration(
-            dataLoader: loader, decoders: decoders, decodingLimits: configuration.decodingLimits, memoryCache: nil,
+            dataLoader: sourceLoader, decoders: decoders, decodingLimits: configuration.decodingLimits, memoryCache: nil,
             diskCache: diskCache,
             maximumConcurrentDownloads: max(1, configuration.maximumConcurrentRequests),
             retryPolicy: .never, metricsLabel: "imago", metricsFactory: metrics.factory)
@@ -47,6 +57,7 @@ public final class ImageProxy: Sendable {
         pipelineConfiguration.decodedOriginalsEntryFraction = configuration.decodedSourceEntryFraction
         pipelineConfiguration.maximumDecodingBytes = configuration.decodingBytes
         pipelineConfiguration.now = configuration.now
+        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes = [LocalFileDataLoader.scheme] }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
         admission = AdmissionQueue(
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
@@ -149,7 +160,13 @@ public final class ImageProxy: Sendable {
                 message: "max_src_resolution, max_src_file_size and max_result_dimension are security options, which this server does not take from URLs")
         }
         try checkOutputSize(options)
-        if let reason = configuration.sourcePolicy.refusal(for: parsed.source) {
+        if parsed.source.scheme?.lowercased() == LocalFileDataLoader.scheme, configuration.localFilesystemRoot == nil {
+            // imgproxy answers a scheme it was not configured for with 404.
+            throw ProxyError(
+                status: 404, code: "source_not_found",
+                message: "local:// sources are off: this server has no local filesystem root (IMGPROXY_LOCAL_FILESYSTEM_ROOT)")
+        }
+        if let reason = sourcePolicy.refusal(for: parsed.source) {
             throw ProxyError(
                 status: 403, code: "forbidden_source",
                 message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
@@ -208,7 +225,7 @@ public final class ImageProxy: Sendable {
     /// Negotiates the output format with `accept` and names the response.
     private func plan(for parsed: ProcessingPath, accept: String?) -> ResponsePlan {
         let options = parsed.options
-        let format: ImageFormat? =
+        var format: ImageFormat? =
             switch options.format {
             case .jpeg: .jpeg
             case .png: .png
@@ -216,6 +233,11 @@ public final class ImageProxy: Sendable {
             case .avif: .avif
             case .auto: Self.negotiate(accept: accept, canWriteAVIF: canWriteAVIF, canWriteWebP: canWriteWebP)
             }
+        // imgproxy's IMGPROXY_ENFORCE_AVIF / _WEBP: what the client takes wins over the path's format.
+        let enforced = Self.negotiate(
+            accept: accept, canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF,
+            canWriteWebP: canWriteWebP && configuration.enforcesWebP)
+        if let enforced { format = enforced }
         let negotiated = format.map { "\($0)" } ?? "jpeg-or-png"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
         var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
@@ -225,7 +247,7 @@ public final class ImageProxy: Sendable {
         }
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            format: format, maxAge: maxAge, varies: options.format == .auto)
+            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP)
     }
 
     /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
@@ -239,13 +261,24 @@ public final class ImageProxy: Sendable {
     }
 
     private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(plan.maxAge)")]
+        var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: plan.maxAge))]
         if plan.varies { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
         return ProxyResponse(status: 200, headers: headers, body: image.data)
+    }
+
+    /// `Cache-Control` of a response: the proxy's `max-age`, or, when it passes the source's
+    /// through, what is left of the source's freshness (never more) and `no-store` for a source
+    /// that may not be stored.
+    private func cacheControl(for image: EncodedImage, maxAge: Int) -> String {
+        guard configuration.passesCacheControlThrough else { return "public, max-age=\(maxAge)" }
+        if !image.isStorable { return "no-store" }
+        guard let expiresAt = image.expiresAt else { return "public, max-age=\(maxAge)" }
+        let left = expiresAt.timeIntervalSince(configuration.now())
+        return "public, max-age=\(max(0, min(maxAge, Int(min(max(left, 0), Double(Int32.max))))))"
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak validators compare equal

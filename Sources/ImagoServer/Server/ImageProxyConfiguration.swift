@@ -22,7 +22,8 @@ public struct ImageProxyConfiguration: Sendable {
     public var unsignedMaxAge: Int
     /// Requests processed at once. Default: 2 times the processor count.
     public var maximumConcurrentRequests: Int
-    /// Requests that may wait for a slot; beyond, 503 with `Retry-After`. Default: 64.
+    /// Requests that may wait for a slot; beyond, 429 with `Retry-After` (as imgproxy answers
+    /// when its queue is full). Default: 64.
     public var maximumQueuedRequests: Int
     /// `Retry-After` of a shed request, in seconds. Default: 1.
     public var retryAfterSeconds: Int
@@ -61,6 +62,24 @@ public struct ImageProxyConfiguration: Sendable {
     /// (recognised by ``ImageDecoding/recognizeFormat(of:)``) is served like any other source.
     /// Default: none.
     public var decoders: [any ImageDecoding] = []
+    /// Qualities of lossy output by format, 0 to 1, for URLs that give none; a format not named
+    /// here uses ``defaultQuality`` (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default: none.
+    public var formatQualities: [ImageFormat: Double] = [:]
+    /// The folder `local:///path` sources are read from (imgproxy's
+    /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); a path never leads out of it (``LocalFileDataLoader``).
+    /// `nil`: `local:` sources are answered 404, as imgproxy does without a root. Default: `nil`.
+    public var localFilesystemRoot: String? = nil
+    /// Whether a response's `Cache-Control` follows its source's (imgproxy's
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`): `max-age` is what is left of the source's freshness
+    /// (never more than the proxy's own), and a source that may not be stored gives `no-store`.
+    /// Default: `false`, the proxy's own `max-age` whatever the source said.
+    public var passesCacheControlThrough: Bool = false
+    /// Whether a client whose `Accept` names `image/avif` gets AVIF whatever format the path asks
+    /// (imgproxy's `IMGPROXY_ENFORCE_AVIF`; responses then vary with `Accept`). Default: `false`.
+    public var enforcesAVIF: Bool = false
+    /// Whether a client whose `Accept` names `image/webp` gets WebP whatever format the path asks,
+    /// unless AVIF is enforced and taken (imgproxy's `IMGPROXY_ENFORCE_WEBP`). Default: `false`.
+    public var enforcesWebP: Bool = false
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

@@ -68,6 +68,10 @@ extension ImagoServer {
         /// separate ``ImagoServer/metricsApplication(proxy:host:port:configuration:onRunning:)``
         /// on a port that is not exposed. Default: `true`.
         public var servesMetrics: Bool
+        /// A further path answered `200 ok` as `/healthz` and `/health` are (imgproxy's
+        /// `IMGPROXY_HEALTH_CHECK_PATH`, for a load balancer that probes a path of its own); it
+        /// takes precedence over a processing path of the same name. Default: `nil`.
+        public var healthCheckPath: String? = nil
         /// Whether a large body waits one turn of its connection's event loop after each piece
         /// (see `ProxyRoute`), which keeps a slow reader's queue to a few pieces. Always `true`
         /// in use; `imago serve` built for debugging turns it off when the environment has

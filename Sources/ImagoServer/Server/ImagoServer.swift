@@ -12,7 +12,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The image proxy as a Hummingbird application: `/healthz`, `/metrics` (Prometheus; or on a
+/// The image proxy as a Hummingbird application: `/healthz` and `/health` (and
+/// ``Configuration/healthCheckPath``), `/metrics` (Prometheus; or on a
 /// separate ``metricsApplication(proxy:host:port:configuration:onRunning:)``), an optional page
 /// at `/`, and every other GET (and HEAD) through the ``ImageProxy``, each request logged and
 /// counted by one middleware. What a client may hold (connections, time, queued bytes) is bounded
@@ -32,8 +33,13 @@ public enum ImagoServer {
         let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
         let paces = configuration.pacesLargeBodies
         router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
-        router.get("/healthz") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
+        // `/healthz`, imgproxy's `/health`, and the operator's `IMGPROXY_HEALTH_CHECK_PATH`.
+        for path in Set(["/healthz", "/health"] + [configuration.healthCheckPath].compactMap { $0 }) {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-cache"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
+            }
         }
         if configuration.servesMetrics {
             router.get("/metrics") { _, _ in metricsResponse(proxy) }

@@ -10,8 +10,9 @@ import Imago
 /// | 404 | `source_not_found`, `expired` |
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
+/// | 429 | `overloaded` (the admission queue is full; with `Retry-After`, as imgproxy answers) |
 /// | 502 | `source_failed` |
-/// | 503 | `overloaded` (with `Retry-After`) |
+/// | 503 | `overloaded` (response bytes on their way to clients at their limit), `cancelled`; both with `Retry-After` |
 /// | 504 | `source_timeout` |
 public struct ProxyError: Error, Sendable, Hashable {
     public var status: Int
@@ -83,9 +84,10 @@ public struct ProxyError: Error, Sendable, Hashable {
         }
     }
 
+    /// The answer when the admission queue is full: 429, as imgproxy's "Too many requests".
     static func overloaded(retryAfter: Int) -> ProxyError {
         ProxyError(
-            status: 503, code: "overloaded",
+            status: 429, code: "overloaded",
             message: "the server is at its limit of queued requests; retry after \(retryAfter) s", retryAfterSeconds: retryAfter)
     }
 }

@@ -3,10 +3,15 @@ import Crypto
 import Foundation
 
 /// Signs and checks processing paths as imgproxy does: the signature is the base64url
-/// HMAC-SHA256, keyed with ``key``, of ``salt`` followed by the path after the signature segment.
+/// HMAC-SHA256, keyed with a key, of its salt followed by the path after the signature segment,
+/// cut to ``signatureSize`` bytes (imgproxy's `IMGPROXY_SIGNATURE_SIZE`).
 ///
-/// Checking compares in constant time (swift-crypto's `isValidAuthenticationCode`), so the time
-/// taken says nothing about how much of a forged signature was right.
+/// Several key/salt pairs may be given (imgproxy's comma-separated `IMGPROXY_KEY` and
+/// `IMGPROXY_SALT`), so keys can be rotated: a path signed with any of them is accepted, and new
+/// paths are signed with the first.
+///
+/// Checking compares in constant time (every byte of every pair is compared), so the time taken
+/// says nothing about how much of a forged signature was right.
 public struct URLSigner: Sendable {
     /// Why a signature was refused.
     public enum Refusal: Sendable, Hashable {
@@ -19,18 +24,58 @@ public struct URLSigner: Sendable {
         public var code: String { self == .missing ? "signature_missing" : "signature_invalid" }
     }
 
-    private let key: SymmetricKey
-    private let salt: [UInt8]
+    /// The key/salt pairs; the first signs.
+    private let pairs: [(key: SymmetricKey, salt: [UInt8])]
+    /// Bytes of the HMAC a signature carries, 1 to 32 (imgproxy's `IMGPROXY_SIGNATURE_SIZE`).
+    /// Default: 32, the whole HMAC.
+    public let signatureSize: Int
+
+    /// Signatures accepted as they are, for any path (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`:
+    /// URLs signed elsewhere that must keep working). Default: none.
+    public var trustedSignatures: Set<String> = []
 
     /// A signer with raw `key` and `salt` bytes.
     public init(key: [UInt8], salt: [UInt8]) {
-        self.key = SymmetricKey(data: key)
-        self.salt = salt
+        self.init(pairs: [(key, salt)])
+    }
+
+    /// A signer with several raw key/salt pairs (at least one), signing with the first and
+    /// accepting any; signatures cut to `signatureSize` bytes (clamped to 1...32).
+    public init(pairs: [(key: [UInt8], salt: [UInt8])], signatureSize: Int = SHA256.byteCount) {
+        self.pairs = pairs.map { (SymmetricKey(data: $0.key), $0.salt) }
+        self.signatureSize = min(max(1, signatureSize), SHA256.byteCount)
     }
 
     /// The fewest bytes a key may have: 32, the output size of SHA-256 (RFC 2104 advises no less
     /// than the hash's output; a short key can be found by trying, and every URL signed with it forged).
     public static let minimumKeyLength = 32
+
+    /// A signer with hex-encoded keys and salts, as `IMGPROXY_KEY` and `IMGPROXY_SALT` (or
+    /// `IMAGO_KEY` and `IMAGO_SALT`) hold them: one each, or as many of each, comma-separated, as
+    /// imgproxy allows; a key of fewer than ``minimumKeyLength`` bytes is refused. Errors never
+    /// repeat a key's or salt's value.
+    public init(hexKeys: String, hexSalts: String, signatureSize: Int = SHA256.byteCount) throws(SigningKeyError) {
+        let keys = hexKeys.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var salts = hexSalts.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if salts.isEmpty { salts = [""] }
+        guard keys.count == salts.count else {
+            throw SigningKeyError("there are \(keys.count) keys and \(salts.count) salts; give one salt per key, in the same order")
+        }
+        var pairs: [(key: [UInt8], salt: [UInt8])] = []
+        for (key, salt) in zip(keys, salts) {
+            let one = try URLSigner(hexKey: key, hexSalt: salt)
+            pairs.append(one.rawPairs[0])
+        }
+        guard (1...SHA256.byteCount).contains(signatureSize) else {
+            throw SigningKeyError("the signature size is \(signatureSize); it takes 1 to 32 bytes")
+        }
+        self.init(pairs: pairs, signatureSize: signatureSize)
+    }
+
+    /// The raw bytes of each pair (for building a signer of several pairs from checked ones).
+    private var rawPairs: [(key: [UInt8], salt: [UInt8])] {
+        pairs.map { pair in (pair.key.withUnsafeBytes { Array($0) }, pair.salt) }
+    }
 
     /// A signer with hex-encoded key and salt, as `IMAGO_KEY` and `IMAGO_SALT` hold them; a key
     /// of fewer than ``minimumKeyLength`` bytes is refused.
@@ -48,16 +93,31 @@ public struct URLSigner: Sendable {
         self.init(key: key, salt: salt)
     }
 
-    /// The signature of `signedPart` (the path from the `/` after the signature segment).
+    /// The signature of `signedPart` (the path from the `/` after the signature segment), with
+    /// the first pair.
     public func signature(for signedPart: String) -> String {
-        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: salt + Array(signedPart.utf8), using: key))
+        Base64URL.encode(code(for: signedPart, pair: 0))
     }
 
-    /// `nil` when `signature` is the right one for `signedPart`, else why not.
+    /// The HMAC of `signedPart` with pair `index`, cut to ``signatureSize`` bytes.
+    private func code(for signedPart: String, pair index: Int) -> [UInt8] {
+        let pair = pairs[index]
+        return Array(HMAC<SHA256>.authenticationCode(for: pair.salt + Array(signedPart.utf8), using: pair.key).prefix(signatureSize))
+    }
+
+    /// `nil` when `signature` is the right one for `signedPart` under any pair, else why not.
     public func check(signature: String, for signedPart: String) -> Refusal? {
         if signature.isEmpty || signature == "_" || signature == "insecure" { return .missing }
-        guard let code = Base64URL.decode(Substring(signature)), code.count == SHA256.byteCount else { return .mismatch }
-        let valid = HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: salt + Array(signedPart.utf8), using: key)
+        if trustedSignatures.contains(signature) { return nil }
+        guard let given = Base64URL.decode(Substring(signature)), given.count == signatureSize else { return .mismatch }
+        var valid = false
+        for index in pairs.indices {
+            // Every byte compared, whatever matched before: the time says nothing about the bytes.
+            let expected = code(for: signedPart, pair: index)
+            var difference: UInt8 = 0
+            for (a, b) in zip(given, expected) { difference |= a ^ b }
+            valid = valid || difference == 0
+        }
         return valid ? nil : .mismatch
     }
 

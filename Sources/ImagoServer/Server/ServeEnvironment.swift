@@ -1,0 +1,206 @@
+#if os(Linux)
+import Foundation
+import Imago
+
+/// What `imago serve` takes from imgproxy's environment (`IMGPROXY_*`), as a value: an
+/// environment dictionary in, the settings it names out, each `nil` when its variable is unset.
+///
+/// It exists so that an imgproxy deployment switches to `imago serve` by changing its container
+/// image: the same variables, read with imgproxy's units (seconds, megapixels, 1–100 qualities)
+/// and its boolean spellings. Only variables that map onto something the proxy does are read;
+/// README's "Coming from imgproxy" lists every variable and what becomes of it. The command's
+/// flags win over these (`ServeCommand` applies a flag when given, else this, else its default).
+///
+/// A bad value fails with ``ServeEnvironmentError``, which names the variable and, for secrets
+/// (keys, salts), never repeats the value.
+package struct ServeEnvironment: Sendable {
+    /// `IMGPROXY_BIND` (`host:port`, `:port` for every interface) or `PORT`: the address.
+    package var host: String?
+    /// `IMGPROXY_BIND`'s port, or `PORT`.
+    package var port: Int?
+    /// `IMGPROXY_WORKERS`: requests processed at once.
+    package var workers: Int?
+    /// `IMGPROXY_REQUESTS_QUEUE_SIZE`: requests that may wait; imgproxy's 0 (no limit) is read as
+    /// the largest queue `--queue` takes, 100,000.
+    package var queueSize: Int?
+    /// `IMGPROXY_MAX_SRC_RESOLUTION`, megapixels (a float): the largest source a header may declare.
+    package var maximumSourcePixels: Int?
+    /// `IMGPROXY_MAX_SRC_FILE_SIZE`, bytes; imgproxy's 0 (no limit) leaves the proxy's own limit.
+    package var maximumSourceBytes: Int?
+    /// `IMGPROXY_MAX_RESULT_DIMENSION`, pixels; 0 (no limit) leaves the proxy's own limit.
+    package var maximumResultDimension: Int?
+    /// `IMGPROXY_TTL`, seconds: `max-age` of every response.
+    package var ttl: Int?
+    /// `IMGPROXY_QUALITY`, 1–100, as a fraction.
+    package var quality: Double?
+    /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63`): per-format qualities, as fractions, keyed
+    /// by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`).
+    package var formatQualities: [String: Double] = [:]
+    /// `IMGPROXY_PRESETS` (`name=options,name=options`, or split by `IMGPROXY_PRESETS_SEPARATOR`).
+    package var presets: [String] = []
+    /// `IMGPROXY_ONLY_PRESETS`.
+    package var onlyPresets: Bool?
+    /// `IMGPROXY_ALLOW_SECURITY_OPTIONS`.
+    package var allowsSecurityOptions: Bool?
+    /// `IMGPROXY_ALLOWED_SOURCES`: URL prefixes, `*` matching within one path segment.
+    package var allowedSources: [String] = []
+    /// `IMGPROXY_STRIP_COLOR_PROFILE`.
+    package var stripsColorProfile: Bool?
+    /// `IMGPROXY_DOWNLOAD_TIMEOUT`, seconds.
+    package var downloadTimeout: Int?
+    /// `IMGPROXY_USER_AGENT`: the `User-Agent` of source requests.
+    package var userAgent: String?
+    /// `IMGPROXY_READ_REQUEST_TIMEOUT`, seconds: the time a client has to send its request head.
+    package var readRequestTimeout: Int?
+    /// `IMGPROXY_WRITE_RESPONSE_TIMEOUT`, seconds: how long a response may make no progress.
+    package var writeResponseTimeout: Int?
+    /// `IMGPROXY_KEEP_ALIVE_TIMEOUT`, seconds: how long a keep-alive connection may stay silent.
+    package var keepAliveTimeout: Int?
+    /// `IMGPROXY_MAX_CLIENTS`: open client connections; imgproxy's 0 (no limit) is read as the
+    /// most `--max-connections` takes, 1,000,000.
+    package var maximumClients: Int?
+    /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`: the folder `local:///` sources are read from.
+    package var localFilesystemRoot: String?
+    /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
+    package var healthCheckPath: String?
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
+    package var cacheControlPassthrough: Bool?
+
+    /// `IMGPROXY_ENFORCE_AVIF`.
+    package var enforcesAVIF: Bool?
+    /// `IMGPROXY_ENFORCE_WEBP`.
+    package var enforcesWebP: Bool?
+
+    package init() {}
+
+    /// The settings `environment` names.
+    /// - Throws: ``ServeEnvironmentError`` for the first variable whose value does not parse.
+    package init(_ environment: [String: String]) throws(ServeEnvironmentError) {
+        let reader = Reader(environment: environment)
+        if let bind = reader.text("IMGPROXY_BIND") {
+            guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]),
+                (0...65535).contains(port)
+            else {
+                throw ServeEnvironmentError(variable: "IMGPROXY_BIND", message: "takes HOST:PORT or :PORT, not \"\(bind)\"")
+            }
+            var host = String(bind[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            self.host = host.isEmpty ? "0.0.0.0" : host
+            self.port = port
+        } else if let port = try reader.integer("PORT", in: 0...65535) {
+            self.host = "0.0.0.0"  // imgproxy's `:PORT`: every interface
+            self.port = port
+        }
+        workers = try reader.integer("IMGPROXY_WORKERS", in: 1...4096)
+        queueSize = try reader.integer("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...100_000).map { $0 == 0 ? 100_000 : $0 }
+        if let megapixels = try reader.number("IMGPROXY_MAX_SRC_RESOLUTION", in: 0.000_001...100_000) {
+            maximumSourcePixels = Int(megapixels * 1_000_000)
+        }
+        maximumSourceBytes = try reader.integer("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int(Int32.max)).flatMap { $0 == 0 ? nil : $0 }
+        maximumResultDimension = try reader.integer("IMGPROXY_MAX_RESULT_DIMENSION", in: 0...16384).flatMap { $0 == 0 ? nil : $0 }
+        ttl = try reader.integer("IMGPROXY_TTL", in: 0...Int(Int32.max))
+        quality = try reader.integer("IMGPROXY_QUALITY", in: 1...100).map { Double($0) / 100 }
+        if let text = reader.text("IMGPROXY_FORMAT_QUALITY") {
+            formatQualities = try Self.formatQualities(text)
+        }
+        if let text = reader.text("IMGPROXY_PRESETS") {
+            let separator = reader.text("IMGPROXY_PRESETS_SEPARATOR") ?? ","
+            presets = text.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        onlyPresets = try reader.boolean("IMGPROXY_ONLY_PRESETS")
+        allowsSecurityOptions = try reader.boolean("IMGPROXY_ALLOW_SECURITY_OPTIONS")
+        if let text = reader.text("IMGPROXY_ALLOWED_SOURCES") {
+            allowedSources = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        stripsColorProfile = try reader.boolean("IMGPROXY_STRIP_COLOR_PROFILE")
+        downloadTimeout = try reader.integer("IMGPROXY_DOWNLOAD_TIMEOUT", in: 1...3600)
+        userAgent = reader.text("IMGPROXY_USER_AGENT")
+        readRequestTimeout = try reader.integer("IMGPROXY_READ_REQUEST_TIMEOUT", in: 1...3600)
+        writeResponseTimeout = try reader.integer("IMGPROXY_WRITE_RESPONSE_TIMEOUT", in: 1...3600)
+        keepAliveTimeout = try reader.integer("IMGPROXY_KEEP_ALIVE_TIMEOUT", in: 1...3600)
+        maximumClients = try reader.integer("IMGPROXY_MAX_CLIENTS", in: 0...1_000_000).map { $0 == 0 ? 1_000_000 : $0 }
+        localFilesystemRoot = reader.text("IMGPROXY_LOCAL_FILESYSTEM_ROOT")
+        if let path = reader.text("IMGPROXY_HEALTH_CHECK_PATH") {
+            // imgproxy's reading: no query or fragment, a leading slash, no trailing one.
+            var trimmed = String(path.prefix { $0 != "?" && $0 != "#" })
+            while trimmed.hasSuffix("/") { trimmed.removeLast() }
+            if !trimmed.isEmpty { healthCheckPath = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed }
+        }
+        cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
+        enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
+        enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
+    }
+
+    /// `jpeg=80,webp=79`: qualities by format name, as fractions.
+    private static func formatQualities(_ text: String) throws(ServeEnvironmentError) -> [String: Double] {
+        var qualities: [String: Double] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let names = ["jpg": "jpeg", "jpeg": "jpeg", "png": "png", "webp": "webp", "avif": "avif"]
+            guard parts.count == 2, let name = names[parts[0].lowercased()], let value = Int(parts[1]), (1...100).contains(value) else {
+                throw ServeEnvironmentError(
+                    variable: "IMGPROXY_FORMAT_QUALITY",
+                    message: "takes FORMAT=QUALITY pairs (jpeg, png, webp or avif; 1 to 100) joined by commas, not \"\(item)\"")
+            }
+            qualities[name] = Double(value) / 100
+        }
+        return qualities
+    }
+
+    /// Reads variables with imgproxy's spellings: an empty value is unset, as in imgproxy.
+    private struct Reader {
+        var environment: [String: String]
+
+        func text(_ name: String) -> String? {
+            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
+
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(ServeEnvironmentError) -> Int? {
+            guard let value = text(name) else { return nil }
+            guard let number = Int(value), range.contains(number) else {
+                throw ServeEnvironmentError(
+                    variable: name, message: "takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(value)\"")
+            }
+            return number
+        }
+
+        func number(_ name: String, in range: ClosedRange<Double>) throws(ServeEnvironmentError) -> Double? {
+            guard let value = text(name) else { return nil }
+            guard let number = Double(value), number.isFinite, range.contains(number) else {
+                throw ServeEnvironmentError(variable: name, message: "takes a positive number, not \"\(value)\"")
+            }
+            return number
+        }
+
+        /// Go's `strconv.ParseBool` spellings, as imgproxy reads booleans.
+        func boolean(_ name: String) throws(ServeEnvironmentError) -> Bool? {
+            guard let value = text(name) else { return nil }
+            switch value {
+            case "1", "t", "T", "true", "TRUE", "True": return true
+            case "0", "f", "F", "false", "FALSE", "False": return false
+            default: throw ServeEnvironmentError(variable: name, message: "takes true or false, not \"\(value)\"")
+            }
+        }
+    }
+}
+
+extension ServeEnvironment {
+    /// Sets what has no flag of its own in `configuration`: the source limits, the qualities, the
+    /// download's timeout and user agent, and the `Cache-Control` passthrough.
+    package func apply(to configuration: inout ImageProxyConfiguration) throws(ServeEnvironmentError) {
+        if let maximumSourcePixels { configuration.decodingLimits.maximumSourcePixelCount = maximumSourcePixels }
+        if let maximumSourceBytes { configuration.loaderConfiguration.maximumBodySize = maximumSourceBytes }
+        if let quality { configuration.defaultQuality = quality }
+        let formats: [String: ImageFormat] = ["jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif]
+        for (name, quality) in formatQualities {
+            if let format = formats[name] { configuration.formatQualities[format] = quality }
+        }
+        if let downloadTimeout { configuration.loaderConfiguration.downloadTimeout = .seconds(downloadTimeout) }
+        if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
+        if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
+        if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
+        if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+    }
+}
+#endif
