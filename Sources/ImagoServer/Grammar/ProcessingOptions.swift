@@ -130,8 +130,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `format_quality`. Default: none.
     public var formatQualities: [ImageFormat: Double] = [:]
     /// The most bytes the encoded result should have: a lossy output (JPEG, WebP, AVIF) is encoded
-    /// again at lower qualities until it fits or its quality reaches 10, as imgproxy does; PNG has
-    /// no quality, so it is written once, whatever its size. imgproxy's `max_bytes`. Default: `nil`.
+    /// again at lower qualities until it fits or a try was at quality 10 or lower, as imgproxy
+    /// does (that try is answered, even if larger); PNG has no quality, so it is written once,
+    /// whatever its size. imgproxy's `max_bytes`. Default: `nil`.
     public var maximumBytes: Int?
     /// Source formats whose bytes are answered as they came, unprocessed (no resize, no
     /// re-encoding; the other options are ignored for them). imgproxy's `skip_processing`.

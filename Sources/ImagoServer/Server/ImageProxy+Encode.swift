@@ -8,15 +8,16 @@ extension ImageProxy {
 
     /// `bitmap` encoded as `format` at `quality` (0...1), with `profile` embedded when the pixels
     /// kept one; with `maximumBytes`, a lossy format (JPEG, WebP, AVIF) is encoded again at lower
-    /// qualities until it fits or its quality is down to 10 (imgproxy's `max_bytes`; the last try
-    /// is answered even if it is still larger). PNG has no quality to lower: it is written once.
+    /// qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
+    /// try is answered even if it is still larger). PNG and GIF have no quality to lower: they are
+    /// written once.
     static func encode(
         _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, maximumBytes: Int?
     ) throws(ImagePipeline.Error) -> Data {
         var percent = max(1, min(100, Int((quality * 100).rounded())))
         while true {
             let data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile)
-            guard let maximumBytes, data.count > maximumBytes, format != .png, percent > lowestFittingQuality else {
+            guard let maximumBytes, data.count > maximumBytes, format != .png, format != .gif, percent > lowestFittingQuality else {
                 return data
             }
             percent = nextQuality(after: percent, size: data.count, target: maximumBytes)
@@ -41,6 +42,8 @@ extension ImageProxy {
         switch format {
         case .jpeg:
             data = try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
+        case .gif:
+            return try GIFEncoder().encode(bitmap)  // a palette of sRGB colours: no profile
         case .avif:
             data = try AVIFEncoder(quality: quality, colorProfile: profile).encode(bitmap)  // the profile inside
         default:
