@@ -67,7 +67,7 @@ import Testing
         ("/sig/dpr:nan/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/dpr:9/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/q:101/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
-        ("/sig/f:gif/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
+        ("/sig/f:bmp/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/bg:12345/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/bg:1:2:300/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
         ("/sig/zz:1/plain/http%3A%2F%2Fa.b%2Fc", "bad_options"),
@@ -77,7 +77,7 @@ import Testing
         ("/sig/plain/%zz", "bad_source"),
         ("/sig/plain/not-a-url", "bad_source"),
         ("/sig/!!!!", "bad_source"),
-        ("/sig/aGVsbG8.gif", "bad_options"),
+        ("/sig/aGVsbG8.bmp", "bad_options"),
         ("/sig/aGVsbG8", "bad_source"),
     ])
     func refusesMalformedPaths(path: String, code: String) {

@@ -31,6 +31,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case png
         case webp
         case avif
+        /// GIF, one frame: a fixed palette of 252 colours, dithered; alpha below half is
+        /// transparent (Imago's `GIFEncoder`). Never chosen by ``auto``.
+        case gif
         /// AVIF when the client's `Accept` names `image/avif` (and this build writes it), else WebP
         /// when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
         case auto
@@ -125,6 +128,41 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The side of the blocks the result is pixelated into, in pixels (2 or more); `nil`: none.
     /// imgproxy's `pixelate`. Default: `nil`.
     public var pixelateSize: Int?
+    /// Quality per output format, used when that format is the output and no ``quality`` is
+    /// given (imgproxy's precedence: `q`, then `fq`, then the server's default). imgproxy's
+    /// `format_quality`. Default: none.
+    public var formatQualities: [ImageFormat: Double] = [:]
+    /// The most bytes the encoded result should have: a lossy output (JPEG, WebP, AVIF) is encoded
+    /// again at lower qualities until it fits or a try was at quality 10 or lower, as imgproxy
+    /// does (that try is answered, even if larger); PNG has no quality, so it is written once,
+    /// whatever its size. imgproxy's `max_bytes`. Default: `nil`.
+    public var maximumBytes: Int?
+    /// Source formats whose bytes are answered as they came, unprocessed (no resize, no
+    /// re-encoding; the other options are ignored for them). imgproxy's `skip_processing`.
+    /// Default: none.
+    public var skipProcessingFormats: [ImageFormat] = []
+    /// Whether the source is answered as it came, whatever its format (imgproxy's `raw`: no
+    /// processing; the source policy, the signature, the expiry and the source limits still apply).
+    /// Default: `false`.
+    public var raw = false
+    /// The name the `Content-Disposition` header gives the result (without extension: the
+    /// output's is added); `nil`: the source URL's last path component. imgproxy's `filename`.
+    /// Default: `nil`.
+    public var filename: String?
+    /// Whether `Content-Disposition` says `attachment` (download) rather than `inline`. imgproxy's
+    /// `return_attachment`. Default: `false`.
+    public var returnAttachment = false
+    /// imgproxy's `keep_copyright`: which metadata survives `strip_metadata`. Outputs never carry
+    /// the source's EXIF, XMP or IPTC here, copyright included, so it changes nothing; accepted so
+    /// URLs written for imgproxy parse. Default: `nil`.
+    public var keepCopyright: Bool?
+    /// imgproxy's `preserve_hdr`. HDR is not kept yet (issue 41): every output is 8 bits per
+    /// channel, whatever this says; accepted so URLs written for imgproxy parse. Default: `nil`.
+    public var preserveHDR: Bool?
+    /// imgproxy's `enforce_thumbnail`: use a thumbnail embedded in the source (HEIF, AVIF) rather
+    /// than the main image. Not implemented: the main image is always decoded (at the reduction
+    /// the output needs); accepted so URLs written for imgproxy parse. Default: `nil`.
+    public var enforceThumbnail: Bool?
     /// The presets the path named, in the order they were applied (the server's `default` preset
     /// first when it has one). Default: none.
     public var presets: [String] = []
@@ -176,6 +214,16 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let pixelateSize { parts.append("pix:\(pixelateSize)") }
         if let blurSigma { parts.append("bl:\(blurSigma)") }
         if let sharpenSigma { parts.append("sh:\(sharpenSigma)") }
+        if !formatQualities.isEmpty {
+            let pairs = formatQualities.sorted { $0.key.rawValue < $1.key.rawValue }
+            parts.append("fq:" + pairs.map { "\($0.key.rawValue):\(Int(($0.value * 100).rounded()))" }.joined(separator: ":"))
+        }
+        if let maximumBytes { parts.append("mb:\(maximumBytes)") }
+        if !skipProcessingFormats.isEmpty { parts.append("skp:" + skipProcessingFormats.map(\.rawValue).joined(separator: ":")) }
+        if raw { parts.append("raw:1") }
+        if returnAttachment { parts.append("att:1") }
+        // Length-prefixed, as the cache buster: free text.
+        if let filename { parts.append("fn:\(filename.utf8.count):\(filename)") }
         if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }
         if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
         // Length-prefixed: a cache buster is free text and must not read as other options.

@@ -27,7 +27,7 @@ import Imago
 /// | `rot`, `rotate` | a multiple of 90 | |
 /// | `bl`, `blur`; `sh`, `sharpen` | sigma 0...100 | 0: none |
 /// | `q`, `quality` | 0...100 | 0: the server's default |
-/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `avif`, `auto` | |
+/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `avif`, `gif`, `auto` | |
 /// | `bg`, `background` | `RRGGBB`, `RGB` or `R:G:B` | empty: none |
 /// | `scp`, `strip_color_profile`; `sm`, `strip_metadata` | boolean | |
 /// | `exp`, `expires` | unix time | ≤ 0: never |
@@ -35,6 +35,13 @@ import Imago
 /// | `pr`, `preset` | preset names | from ``ProcessingPresets`` |
 /// | `msr`, `max_src_resolution` | megapixels, 0...100000 | security option |
 /// | `msfs`, `max_src_file_size` | bytes, 0...10^12 | security option |
+/// | `fq`, `format_quality` | `format:quality` pairs, quality 0...100 | 0: none for that format |
+/// | `mb`, `max_bytes` | bytes, 0...10^12 | 0: none |
+/// | `skp`, `skip_processing` | source format names | |
+/// | `raw` | boolean | |
+/// | `fn`, `filename` | a name, then an optional boolean: base64url-encoded | |
+/// | `att`, `return_attachment` | boolean | |
+/// | `kcr`, `keep_copyright`; `ph`, `preserve_hdr`; `eth`, `enforce_thumbnail` | boolean | accepted, no effect |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
     static let maximumLength = 100_000
@@ -59,7 +66,7 @@ struct ProcessingOptionsParser {
 
     /// The options names `unknown option` lists.
     static let knownOptions =
-        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, mrd"
+        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
@@ -126,7 +133,7 @@ struct ProcessingOptionsParser {
         case "f", "format", "ext":
             try expect(arguments, atMost: 1, for: name)
             guard let format = Self.format(named: arguments[0]) else {
-                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp, avif or auto")
+                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp, avif, gif or auto")
             }
             options.format = format
         case "bg", "background":
@@ -158,7 +165,7 @@ struct ProcessingOptionsParser {
             guard bytes >= 0 else { throw .badOptions("\(Self.quoted(name)) takes a number of bytes, 0 or more") }
             options.maximumSourceBytes = bytes > 0 ? bytes : nil
         default:
-            throw .badOptions("unknown option \(Self.quoted(name)); known: \(Self.knownOptions) (README, \"imago serve\")")
+            try applyOutput(name, arguments)
         }
     }
 
@@ -213,6 +220,7 @@ struct ProcessingOptionsParser {
         case "png": .png
         case "webp": .webp
         case "avif": .avif
+        case "gif": .gif
         case "auto": .auto
         default: nil
         }

@@ -13,5 +13,7 @@ struct EncodedImage: Sendable {
     var expiresAt: Date? = nil
     /// `false` when the source said `no-store`: the response tier does not keep it.
     var isStorable = true
+    /// The `Content-Disposition` value (imgproxy's `filename`, `return_attachment`); `nil`: none.
+    var contentDisposition: String? = nil
 }
 #endif

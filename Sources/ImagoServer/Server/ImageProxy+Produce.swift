@@ -9,6 +9,9 @@ extension ImageProxy {
     /// as `format` (`nil`: JPEG for opaque output, PNG for transparent).
     func produce(_ parsed: ProcessingPath, format: ImageFormat?) async throws(ProxyError) -> EncodedImage {
         let options = parsed.options
+        if options.raw || !options.skipProcessingFormats.isEmpty, let unprocessed = try await unprocessed(parsed) {
+            return unprocessed
+        }
         let response: ImageResponse
         do {
             response = try await pipeline.image(for: request(for: parsed))
@@ -24,27 +27,49 @@ extension ImageProxy {
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
-            let quality = options.quality ?? configuration.formatQualities[format] ?? configuration.defaultQuality
+            // imgproxy's precedence: the URL's `q`, then its `fq` for this format, then the
+            // server's quality for this format (IMGPROXY_FORMAT_QUALITY), then its default.
+            let quality =
+                options.quality ?? options.formatQualities[format] ?? configuration.formatQualities[format]
+                ?? configuration.defaultQuality
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
-            let profile = response.container.pixelColorProfile
-            var data: Data
-            switch format {
-            case .jpeg:
-                data = try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)  // progressive
-            case .avif:
-                data = try AVIFEncoder(quality: quality, colorProfile: profile).encode(bitmap)  // the profile inside
-            default:
-                data = try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
-            }
-            if let profile, format != .avif { data = try profile.embedded(in: data, format: format) }
-            let digest = SHA256.hash(data: data)
-            let etag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
+            let data = try Self.encode(
+                bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
+                maximumBytes: options.maximumBytes)
             return EncodedImage(
-                data: data, contentType: Self.contentType(format), etag: etag, width: bitmap.width, height: bitmap.height,
-                expiresAt: response.expiresAt, isStorable: response.isStorable)
+                data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
+                height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
+                contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
         } catch {
             throw ProxyError(error)
         }
+    }
+
+    /// The source's bytes as they came, when `raw` asks for them or `skip_processing` names their
+    /// format; `nil` when the source is to be processed. imgproxy answers these without decoding:
+    /// so does this (the bytes are not checked beyond what loading checks), the `Content-Type`
+    /// is what the bytes' signature says (`application/octet-stream` when none is known).
+    func unprocessed(_ parsed: ProcessingPath) async throws(ProxyError) -> EncodedImage? {
+        let options = parsed.options
+        let original: ImagePipeline.OriginalData
+        do {
+            original = try await pipeline.data(for: request(for: parsed))
+        } catch {
+            throw ProxyError(error)
+        }
+        let format = ImageFormat.sniff(original.data)
+        guard options.raw || format.map(options.skipProcessingFormats.contains) == true else { return nil }
+        if original.source == .network { metrics.recordSourceBytes(original.data.count) }
+        let disposition = format.map { ContentDisposition(options: options, source: parsed.source, format: $0) }
+        return EncodedImage(
+            data: original.data, contentType: format.map(Self.contentType) ?? "application/octet-stream",
+            etag: Self.etag(original.data), width: 0, height: 0, expiresAt: original.expiresAt,
+            isStorable: original.isStorable, contentDisposition: disposition?.headerValue)
+    }
+
+    /// A strong ETag for `data`: 18 bytes of its SHA-256, base64url.
+    static func etag(_ data: Data) -> String {
+        "\"" + Base64URL.encode(Array(SHA256.hash(data: data).prefix(18))) + "\""
     }
 
     /// The pipeline request for `parsed`: its source with the colour handling asked, the proxy's
@@ -82,6 +107,8 @@ extension ImageProxy {
         case .png: "image/png"
         case .webp: "image/webp"
         case .avif: "image/avif"
+        case .gif: "image/gif"
+        case .heif: "image/heif"
         default: "application/octet-stream"
         }
     }

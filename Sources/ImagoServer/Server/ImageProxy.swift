@@ -231,6 +231,7 @@ public final class ImageProxy: Sendable {
             case .png: .png
             case .webp: .webp
             case .avif: .avif
+            case .gif: .gif
             case .auto: Self.negotiate(accept: accept, canWriteAVIF: canWriteAVIF, canWriteWebP: canWriteWebP)
             }
         // imgproxy's IMGPROXY_ENFORCE_AVIF / _WEBP: what the client takes wins over the path's format.
@@ -267,6 +268,7 @@ public final class ImageProxy: Sendable {
             return ProxyResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
+        if let disposition = image.contentDisposition { headers.append(("Content-Disposition", disposition)) }
         return ProxyResponse(status: 200, headers: headers, body: image.data)
     }
 
