@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Phones store the sensor's pixels as they came and record the rotation here, so ignoring it
 /// shows most portrait photos on their side. The raw values are the tag's 1–8.
-enum EXIFOrientation: Int, Sendable, CaseIterable {
+package enum EXIFOrientation: Int, Sendable, CaseIterable {
     case up = 1
     case upMirrored = 2
     case down = 3
@@ -65,7 +65,7 @@ enum EXIFOrientation: Int, Sendable, CaseIterable {
     }
 
     /// `bitmap` turned upright: the orientation's rotation and mirroring applied.
-    func apply(to bitmap: Bitmap) -> Bitmap {
+    package func apply(to bitmap: Bitmap) -> Bitmap {
         if self == .up { return bitmap }
         let (width, height) = (bitmap.width, bitmap.height)
         let (outWidth, outHeight) = swapsDimensions ? (height, width) : (width, height)

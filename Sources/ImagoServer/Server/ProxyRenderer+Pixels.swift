@@ -3,24 +3,17 @@ import Imago
 
 extension ProxyRenderer {
     /// `bitmap` mirrored left to right (`horizontally`) and/or top to bottom (`vertically`):
-    /// imgproxy's `flip`, applied after the rotation.
+    /// imgproxy's `flip`, applied after the rotation. The mirrorings are EXIF's: 2 across, 4 down,
+    /// 3 (a half turn) both.
     static func flipped(_ bitmap: Bitmap, horizontally: Bool, vertically: Bool) -> Bitmap {
-        guard horizontally || vertically, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
-        let (width, height) = (bitmap.width, bitmap.height)
-        var pixels = [UInt8](repeating: 0, count: bitmap.pixels.count)
-        bitmap.pixels.withUnsafeBytes { source in
-            pixels.withUnsafeMutableBytes { target in
-                let from = source.bindMemory(to: UInt32.self)
-                let to = target.bindMemory(to: UInt32.self)
-                for y in 0..<height {
-                    let sourceRow = (vertically ? height - 1 - y : y) * width
-                    for x in 0..<width {
-                        to[y * width + x] = from[sourceRow + (horizontally ? width - 1 - x : x)]
-                    }
-                }
+        let orientation: EXIFOrientation =
+            switch (horizontally, vertically) {
+            case (true, true): .down
+            case (true, false): .upMirrored
+            case (false, true): .downMirrored
+            case (false, false): .up
             }
-        }
-        return Bitmap(width: width, height: height, alphaMode: bitmap.alphaMode, pixels: pixels)
+        return orientation.apply(to: bitmap)
     }
 
     /// `bitmap` in blocks of `size` x `size` pixels from its top-left corner, each the mean of its
