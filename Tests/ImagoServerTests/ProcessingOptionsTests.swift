@@ -13,6 +13,15 @@ import Testing
     }
 
     /// The code and message of what `text` throws.
+    /// Checks that the options `text` are refused as `bad_options` by a message that names the
+    /// option (the part before the first colon).
+    static func expectRefusalNamingTheOption(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try #require(failure(text), "\(text) parsed", sourceLocation: sourceLocation)
+        #expect(error.code == "bad_options", sourceLocation: sourceLocation)
+        let name = String(text.prefix { $0 != ":" })
+        #expect(error.message.contains(name), "\(error.message)", sourceLocation: sourceLocation)
+    }
+
     static func failure(_ text: String, presets: ProcessingPresets = .none) -> ProcessingPathError? {
         do {
             _ = try options(text, presets: presets)

@@ -54,10 +54,7 @@ import Testing
         "exar:2", "exar:1:sm", "mrd:abc", "mrd:1.5", "fl:x", "fl:1:1:1", "ar:0", "ar:yes", "pix:-3", "pix:1.5",
     ])
     func refusesBadArguments(text: String) throws {
-        let error = try #require(ProcessingOptionsTests.failure(text), "\(text) parsed")
-        #expect(error.code == "bad_options")
-        let name = String(text.prefix { $0 != ":" })
-        #expect(error.message.contains(name), "\(error.message)")
+        try ProcessingOptionsTests.expectRefusalNamingTheOption(text)
     }
 
     @Test func aBadArgumentIsA400FromTheServer() async throws {
