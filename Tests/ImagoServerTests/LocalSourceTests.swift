@@ -2,6 +2,7 @@
 import Foundation
 import Imago
 import ImagoTestSupport
+import Synchronization
 import Testing
 
 @testable import ImagoServer
@@ -79,6 +80,44 @@ import Testing
             let reply = try await server.get(Self.path(source))
             #expect(reply.status == 403 && reply.errorCode == "forbidden_source", "\(source): \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
         }
+    }
+
+    /// A FIFO or a folder under the root is no source: refused as missing, at once. Opening a
+    /// FIFO for reading waits for a writer: the read runs on a thread of its own, and if it has
+    /// not answered within 10 s the test opens the FIFO for writing to release it, then fails.
+    @Test func aFIFOOrAFolderIsNotASource() async throws {
+        let folders = try Folders()
+        defer { folders.remove() }
+        let fifo = folders.root.appendingPathComponent("pipe.jpg").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let folder = try #require(URL(string: "local:///sub"))
+        #expect(throws: ImagePipeline.Error.httpStatus(folder, statusCode: 404)) {
+            try LocalFileDataLoader.read(folder, under: folders.root.path, limit: 1 << 20)
+        }
+        let url = try #require(URL(string: "local:///pipe.jpg"))
+        let outcome = Outcome()
+        let root = folders.root.path
+        Thread.detachNewThread {
+            do throws(ImagePipeline.Error) {
+                _ = try LocalFileDataLoader.read(url, under: root, limit: 1 << 20)
+                outcome.code.store(1, ordering: .sequentiallyConsistent)
+            } catch {
+                outcome.code.store(error == .httpStatus(url, statusCode: 404) ? 2 : 3, ordering: .sequentiallyConsistent)
+            }
+        }
+        let answered = await eventually(within: .seconds(10)) { outcome.code.load(ordering: .sequentiallyConsistent) != 0 }
+        if !answered {
+            let writer = open(fifo, O_WRONLY)  // releases the reader waiting in open
+            if writer >= 0 { close(writer) }
+            _ = await eventually(within: .seconds(10)) { outcome.code.load(ordering: .sequentiallyConsistent) != 0 }
+        }
+        #expect(answered, "reading a FIFO waited for a writer")
+        #expect(outcome.code.load(ordering: .sequentiallyConsistent) == 2, "a FIFO is refused as a missing source")
+    }
+
+    /// What the reading thread saw: 0 nothing yet, 1 bytes, 2 the 404, 3 another error.
+    final class Outcome: Sendable {
+        let code = Atomic(0)
     }
 
     @Test func withoutARootLocalSourcesAreOff() async throws {

@@ -15,7 +15,8 @@ import Glibc
 /// A path never leads out of the root: a `..` segment or a percent-encoded slash, backslash or
 /// NUL is refused before the file system is asked; the path is then resolved (`realpath`, every
 /// symbolic link followed) and must stay under the root's own resolved path; the file is opened
-/// at that resolved path without following a link (`O_NOFOLLOW`), and must be a regular file.
+/// at that resolved path without following a link (`O_NOFOLLOW`) or waiting for a writer
+/// (`O_NONBLOCK`: a FIFO), and must be a regular file.
 /// A refusal is a source-policy refusal (403 `forbidden_source`); a missing file is a 404.
 package final class LocalFileDataLoader: DataLoading {
     /// The scheme served from the root.
@@ -77,7 +78,9 @@ package final class LocalFileDataLoader: DataLoading {
     /// The bytes of the file `url` names under `root`, at most `limit` of them.
     static func read(_ url: URL, under root: String, limit: Int) throws(ImagePipeline.Error) -> Data {
         let path = try resolve(url, under: root)
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO would block `open` until a writer came; for a regular file it
+        // changes nothing, and anything else is refused below.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .httpStatus(url, statusCode: 404) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
