@@ -378,6 +378,18 @@ import Testing
             try check(try await server.get(Self.path("rs:fit:256:256/f:webp/q:100/scp:0", url)), keeps: true)
             try check(try await server.get(Self.path("rs:fit:256:256/f:jpeg/q:95/scp:0", url)), keeps: true, lossy: true)
             try check(try await server.get(Self.path("rs:fit:256:256/f:jpeg/q:95", url)), keeps: false, lossy: true)
+            // GIF has no profile: `scp:0` still converts, so the dithered palette is nearer
+            // libvips' sRGB than the Adobe RGB pixels read as sRGB.
+            let gif = try ImageDecoder.decode(try await server.get(Self.path("rs:fit:256:256/f:gif/scp:0", url)).body).bitmap()
+            let kept = try ImageDecoder.decode(
+                try await server.get(Self.path("rs:fit:256:256/f:png/scp:0", url)).body, colorProfileHandling: .keep).bitmap()
+            // Compared at 32 pixels, where the dither's noise averages out and the gamut does not.
+            let small = ImageProcessors.Resize(size: PixelSize(width: 32, height: 32), contentMode: .aspectFit)
+            let (gifDelta, keptDelta) = (
+                ColorDifference.meanCIEDE2000(try small.process(gif), try small.process(reference)),
+                ColorDifference.meanCIEDE2000(try small.process(kept), try small.process(reference))
+            )
+            #expect(gifDelta < keptDelta, "ΔE \(gifDelta) (GIF) against \(keptDelta) (Adobe RGB read as sRGB)")
         }
         var keeping = Self.local
         keeping.stripsColorProfile = false

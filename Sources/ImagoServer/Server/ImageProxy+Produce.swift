@@ -78,8 +78,10 @@ extension ImageProxy {
     /// streaming, and by the pipeline on bytes from disk and on the header's pixels).
     func request(for parsed: ProcessingPath) -> ImageRequest {
         let options = parsed.options
-        let handling: ColorProfileHandling =
-            options.stripColorProfile ?? configuration.stripsColorProfile ? .convertToSRGB : .keep
+        // GIF carries no profile: its pixels are converted to sRGB whatever `scp` says, so that
+        // they are never written out in a space other than the one a viewer assumes.
+        let keepsProfile = !(options.stripColorProfile ?? configuration.stripsColorProfile) && options.format != .gif
+        let handling: ColorProfileHandling = keepsProfile ? .keep : .convertToSRGB
         var request = ImageRequest(
             url: parsed.source,
             processors: [ProxyRendering(options: options, maximumDimension: configuration.maximumOutputDimension)],
