@@ -4,7 +4,7 @@ import ImagoTestSupport
 import Synchronization
 
 /// Benchmark 1: memory-cache hits, through `MemoryCache` and through `ImagePipeline.cachedImage(for:)`,
-/// against a bare `Mutex<[CacheKey: ImageContainer]>` lookup of the same keys; hits per second on
+/// against a bare `Locked<[CacheKey: ImageContainer]>` lookup of the same keys; hits per second on
 /// 1, 2 and all cores; and the hit rate on a skewed (Zipf) workload beside an exact LRU, so that
 /// speed is never bought with a worse cache.
 enum MemoryCacheBenchmark {
@@ -32,7 +32,7 @@ enum MemoryCacheBenchmark {
             pipelineCache.store(container, forKey: key, cost: 4)
             dictionary[key] = container
         }
-        let bare = Mutex(dictionary)
+        let bare = Locked(dictionary)
 
         func perHit(_ seconds: Double) -> Double { seconds / Double(lookups) * 1e9 }
         // Every contender hands each hit's container to the caller, as a hit is used: a loop that
@@ -81,11 +81,11 @@ enum MemoryCacheBenchmark {
         var figures = [
             Figure(
                 benchmark: "memory", name: "MemoryCache.value(forKey:) hit, \(keyCount / 1000)k keys", unit: "ns/hit",
-                higherIsBetter: false, ours: m[0], baselineName: "Mutex<[CacheKey: ImageContainer]>",
+                higherIsBetter: false, ours: m[0], baselineName: "Locked<[CacheKey: ImageContainer]>",
                 baseline: m[2], repetitions: repetitions),
             Figure(
                 benchmark: "memory", name: "ImagePipeline.cachedImage(for:) hit", unit: "ns/hit",
-                higherIsBetter: false, ours: m[1], baselineName: "Mutex<[CacheKey: ImageContainer]>",
+                higherIsBetter: false, ours: m[1], baselineName: "Locked<[CacheKey: ImageContainer]>",
                 baseline: m[2], extra: [("ImageRequest.processedKey alone", m[3])], repetitions: repetitions),
         ]
         figures += try threads(
@@ -131,7 +131,7 @@ enum MemoryCacheBenchmark {
                 Figure(
                     benchmark: "memory", name: "MemoryCache hits/s, \(threadCount) thread\(threadCount == 1 ? "" : "s")",
                     unit: "hits/s", higherIsBetter: true, ours: m[0],
-                    baselineName: "Mutex<[CacheKey: ImageContainer]>, same threads", baseline: m[1],
+                    baselineName: "Locked<[CacheKey: ImageContainer]>, same threads", baseline: m[1],
                     repetitions: repetitions))
         }
         return figures
@@ -172,8 +172,8 @@ enum MemoryCacheBenchmark {
 
 /// The bare dictionary behind its mutex, as a `Sendable` reference the threads share.
 private final class BareDictionary: Sendable {
-    let bare: Mutex<[CacheKey: ImageContainer]>
-    init(_ dictionary: [CacheKey: ImageContainer]) { bare = Mutex(dictionary) }
+    let bare: Locked<[CacheKey: ImageContainer]>
+    init(_ dictionary: [CacheKey: ImageContainer]) { bare = Locked(dictionary) }
     func contains(_ key: CacheKey) -> Bool { bare.withLock { $0[key] } != nil }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 
 /// Target 8: the peak resident memory of a process that loads 500 distinct 12 MP JPEGs (served by
 /// the loopback server of this process) as 256-pixel thumbnails with the default configuration,
@@ -18,7 +17,7 @@ enum PeakMemoryBenchmark {
         let (width, height) = context.quick ? (800, 600) : (4000, 3000)
         let target = 256
         context.note("making \(count) distinct \(width)x\(height) JPEGs")
-        let images = Mutex<[Int: Data]>([:])
+        let images = Locked<[Int: Data]>([:])
         DispatchQueue.concurrentPerform(iterations: count) { seed in
             let data = try? Fixtures.jpeg(width: width, height: height, seed: seed)
             images.withLock { $0[seed] = data }

@@ -42,10 +42,10 @@ enum SchedulerBenchmark {
 
     /// What the jobs leave behind: their tickets, and how many ran.
     final class Tally: Sendable {
-        let tickets: Mutex<[Scheduler.Ticket?]>
+        let tickets: Locked<[Scheduler.Ticket?]>
         let finished = Atomic<Int>(0)
 
-        init(count: Int) { tickets = Mutex(Array(repeating: nil, count: count)) }
+        init(count: Int) { tickets = Locked(Array(repeating: nil, count: count)) }
     }
 
     struct Measurement {

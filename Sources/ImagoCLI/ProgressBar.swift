@@ -1,4 +1,5 @@
 import Foundation
+import Imago
 
 /// A one-line progress bar on standard output, redrawn in place: done/total, bytes, rate, ETA,
 /// failures and the latest preview. Lines printed through ``print(_:)`` appear above it. Without a

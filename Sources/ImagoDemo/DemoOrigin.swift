@@ -2,10 +2,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Imago
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// The demo's origin server: a ``Gallery`` served over HTTP on a free loopback port, counting the
 /// requests for each image, so `imago demo` can show that every image was downloaded exactly once.
@@ -80,7 +80,7 @@ public final class DemoOrigin: Sendable {
 
     /// The request counts, shared by the route and the origin.
     private final class Counter: Sendable {
-        let counts = Mutex<[String: Int]>([:])
+        let counts = Locked<[String: Int]>([:])
         func count(_ path: String) { counts.withLock { $0[path, default: 0] += 1 } }
     }
 }

@@ -3,6 +3,7 @@
 // of ImagoTestSupport still builds.
 #if os(macOS) || os(Linux) || os(Windows)
 import Foundation
+import Imago
 import Synchronization
 
 #if canImport(Glibc)
@@ -129,7 +130,7 @@ private final class Child: @unchecked Sendable {
 
 /// Reads a file handle to its end on a thread of its own, started at once.
 private final class OffThreadRead: Sendable {
-    private let state = Mutex<(data: Data?, waiter: CheckedContinuation<Data, Never>?)>((nil, nil))
+    private let state = Locked<(data: Data?, waiter: CheckedContinuation<Data, Never>?)>((nil, nil))
 
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in

@@ -1,10 +1,10 @@
+import Imago
 import Logging
-import Synchronization
 
 /// Collects what is logged through its ``logger``, for tests that check what a pipeline or a
 /// server tells its operator (and what it does not).
 public final class LogRecorder: Sendable {
-    private let messages = Mutex<[(Logger.Level, String)]>([])
+    private let messages = Locked<[(Logger.Level, String)]>([])
 
     public init() {}
 

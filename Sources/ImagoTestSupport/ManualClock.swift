@@ -1,4 +1,5 @@
-import Synchronization
+import Imago
+
 
 /// A clock that moves only when a test tells it to, so code that waits (time-to-live, retry
 /// back-off, timeouts) can be tested instantly and deterministically.
@@ -60,7 +61,7 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A clock at offset zero.
     public init() {}

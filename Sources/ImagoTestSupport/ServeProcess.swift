@@ -2,7 +2,7 @@
 // `CommandRunner`).
 #if os(macOS) || os(Linux)
 import Foundation
-import Synchronization
+import Imago
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +34,7 @@ public final class ServeProcess: Sendable {
     public let port: Int
     /// Its folder: the disk cache (`cache`) and what it printed. The caller owns it.
     public let folder: URL
-    private let killed = Mutex(false)
+    private let killed = Locked(false)
 
     private init(process: Process, port: Int, folder: URL) {
         self.process = process

@@ -1,6 +1,6 @@
 #if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
+import Imago
 import NIOCore
-import Synchronization
 
 extension TestServer {
     /// Holds every connection from the moment the listener makes it until a serving task takes
@@ -18,7 +18,7 @@ extension TestServer {
             var isClosed = false
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// Called by the child initializer with each new connection. After ``close()``, ends it at
         /// once.

@@ -1,9 +1,10 @@
 #if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
+import Imago
 import NIOCore
 
 extension TestServer {
-    /// Everything the server's connections share, kept behind one `Mutex`: the registered
+    /// Everything the server's connections share, kept behind one lock (`Locked`): the registered
     /// resources and behaviors, the request log, and the counters tests read.
     struct State: Sendable {
         var resources: [String: Resource] = [:]

@@ -1,9 +1,9 @@
 #if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
+import Imago
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that serves registered bodies and misbehaves on demand
 /// (see ``Behavior``), counting what it sees. Tests use it to drive the data loaders through every
@@ -18,9 +18,9 @@ public final class TestServer: Sendable {
     /// The port the system chose.
     public let port: Int
 
-    let state = Mutex(State())
+    let state = Locked(State())
     private let listener: any Channel
-    private let acceptor = Mutex<Task<Void, Never>?>(nil)
+    private let acceptor = Locked<Task<Void, Never>?>(nil)
     let handoff: ConnectionHandoff
 
     private init(listener: any Channel, port: Int, handoff: ConnectionHandoff) {

@@ -1,5 +1,4 @@
 import Imago
-import Synchronization
 
 /// Trims the memory caches of the pipelines ImagoUI uses when the system runs short of memory.
 ///
@@ -14,9 +13,9 @@ public final class MemoryPressureTrimmer: Sendable {
 
     /// How much each level keeps.
     public let policy: MemoryTrimPolicy
-    private let pipelines = Mutex<[ObjectIdentifier: WeakPipeline]>([:])
+    private let pipelines = Locked<[ObjectIdentifier: WeakPipeline]>([:])
     private let listensToSystem: Bool
-    private let subscription = Mutex<SystemSubscription?>(nil)
+    private let subscription = Locked<SystemSubscription?>(nil)
 
     /// A trimmer with `policy` that trims only when ``trim(for:)`` is called.
     public convenience init(policy: MemoryTrimPolicy = .default) {

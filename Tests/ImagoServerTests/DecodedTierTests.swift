@@ -1,7 +1,6 @@
 #if os(Linux)
 import Foundation
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -12,7 +11,7 @@ import Testing
 @Suite struct DecodedTierTests {
     /// A clock the test moves.
     final class TestClock: Sendable {
-        private let offset = Mutex<TimeInterval>(0)
+        private let offset = Locked<TimeInterval>(0)
         func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
         var now: @Sendable () -> Date { { [self] in Date().addingTimeInterval(offset.withLock { $0 }) } }
     }

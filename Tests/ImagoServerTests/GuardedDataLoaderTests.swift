@@ -3,7 +3,6 @@ import Foundation
 import Imago
 import ImagoTestSupport
 import NIOSSL
-import Synchronization
 import Testing
 
 @testable import ImagoServer

@@ -17,8 +17,7 @@ import Testing
     /// waited for it would fail the tests' bounds clearly rather than hang the run.
     final class HangingLookup: Sendable {
         private let gate = DispatchSemaphore(value: 0)
-        /// An atomic rather than a Mutex: ThreadSanitizer sees atomics, not a contended Mutex's
-        /// hand-over (.ci/tsan.supp says why).
+        /// A count needs no lock.
         private let started = Atomic(0)
 
         /// Lookups that have begun.

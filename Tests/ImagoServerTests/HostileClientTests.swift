@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Imago
 import ImagoTestSupport
 import Synchronization
 import Testing
@@ -302,8 +303,8 @@ import Testing
             // The readers run on a thread of their own, so busy suites beside this one (which
             // share the cooperative pool's threads) cannot stop them reading. The thread closes
             // their sockets when told to stop (never while it may still read them).
-            let received = Mutex([Int](repeating: 0, count: readers.count))
-            let closed = Mutex(Set<Int>())
+            let received = Locked([Int](repeating: 0, count: readers.count))
+            let closed = Locked(Set<Int>())
             let stop = Atomic(false)
             let finished = Atomic(false)
             let reading = Thread {

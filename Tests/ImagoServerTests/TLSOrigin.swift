@@ -22,9 +22,8 @@ final class TLSOrigin: Sendable {
     private let listener: any Channel
     private let counters: Counters
 
-    /// The bound port and the connection and request counts, shared with the event loop. Atomics
-    /// rather than a Mutex: ThreadSanitizer sees atomics, not a contended Mutex's hand-over
-    /// (.ci/tsan.supp says why).
+    /// The bound port and the connection and request counts, shared with the event loop: counts
+    /// need no lock.
     final class Counters: Sendable {
         private let bound = Atomic(0)
         private let openNow = Atomic(0)

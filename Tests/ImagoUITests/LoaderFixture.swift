@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 @testable import ImagoUI
 
@@ -96,7 +95,7 @@ struct LoaderFixture {
 
 /// A network the test turns off and on.
 final class NetworkSwitch: Sendable {
-    private let state = Mutex(true)
+    private let state = Locked(true)
 
     var isReachable: Bool {
         get { state.withLock { $0 } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The pipeline's tier of decoded originals: what shrink-on-load made of a source (the DCT- or
 /// scale-reduced pixels, colour handled, before any processing), kept so that the source's other
@@ -71,7 +70,7 @@ final class DecodedOriginals: Sendable {
     /// What the tier knows of each source: the reductions it has had stored (some may have been
     /// evicted since) and the fingerprint of its bytes as last loaded, so that a decode of older
     /// bytes that finishes late is never kept.
-    private let known = Mutex<[SourceKey: Known]>([:])
+    private let known = Locked<[SourceKey: Known]>([:])
 
     /// One source's line in ``known``.
     private struct Known {

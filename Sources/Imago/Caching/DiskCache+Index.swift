@@ -2,7 +2,7 @@ import Foundation
 
 extension DiskCache {
     /// What the cache knows about its files, for size accounting and LRU eviction, kept behind the
-    /// cache's `Mutex`: entry name → (file size, last access), their total, and hit counts.
+    /// cache's lock: entry name → (file size, last access), their total, and hit counts.
     ///
     /// The index starts unloaded, so opening a large cache reads nothing. The first operation that
     /// needs sizes loads it with one directory scan (`readdir` + `stat`, no file is opened); changes

@@ -49,13 +49,13 @@ public final class DiskCache: Sendable {
     let persistenceInterval: TimeInterval
     let entriesPath: String
     let temporaryPath: String
-    let index = Mutex(Index())
+    let index = Locked(Index())
     /// Held only while the index is being scanned, so one thread scans and the others wait for it.
-    let indexLoader = Mutex(())
+    let indexLoader = Locked(())
     /// The system calls that can fail; tests inject faults here.
     let calls: FileSystem.Calls
     /// Fault causes already logged, so a full disk is reported once, not on every store.
-    let loggedFaults = Mutex(Set<FaultCause>())
+    let loggedFaults = Locked(Set<FaultCause>())
     /// Entry files opened to be read: lets tests prove that opening a cache reads no entry.
     let entryFilesOpened = Atomic<Int>(0)
 

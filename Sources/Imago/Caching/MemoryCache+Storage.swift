@@ -1,5 +1,5 @@
 extension MemoryCache {
-    /// The cache's state, a plain value kept behind the cache's `Mutex`: a dictionary from key to
+    /// The cache's state, a plain value kept behind the cache's lock: a dictionary from key to
     /// value and slot, the keys by slot, and their eviction order (``MemoryCacheOrder``, not
     /// generic). Freed slots are reused, so steady-state use allocates nothing per entry.
     ///

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A cache of decoded images (or any values) in memory, bounded by total cost and entry count, that
 /// evicts the least recently used first, by the second-chance (CLOCK) approximation of LRU.
@@ -23,7 +22,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The limits this cache was created with.
     public let configuration: Configuration
 
-    @usableFromInline let storage: Mutex<Storage>
+    @usableFromInline let storage: Locked<Storage>
     private let limits: Limits
     /// Whether entries can expire (``Configuration/entryLifetime`` is set): only then does a hit
     /// read the clock.
@@ -38,7 +37,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - clock: the clock that measures ``Configuration/entryLifetime``; tests pass a manual one.
     public init(configuration: Configuration = .init(), clock: any Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
-        self.storage = Mutex(Storage())
+        self.storage = Locked(Storage())
         self.limits = Limits(configuration)
         self.expires = configuration.entryLifetime != nil
         self.elapsed = Self.elapsedTime(on: clock)

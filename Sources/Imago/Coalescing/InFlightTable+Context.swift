@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What the shared work and its waiters hold of their entry: the work's ``Context`` and a caller's
 /// ``WaiterHandle``.

@@ -72,6 +72,6 @@ extension InFlightTable {
 
     /// One part of the table: the keys whose hash falls into it.
     final class Shard: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Work under way, by key: a caller that needs what another caller has started waits for that
 /// instead of doing it again (the decodes of one source at one reduction, for the sizes of a
@@ -15,7 +14,7 @@ final class KeyedFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var isFinished = false
     }
 
-    private let running = Mutex<[Key: Flight]>([:])
+    private let running = Locked<[Key: Flight]>([:])
 
     /// The value of the work for `key`: joins the work running, or runs `work` in this task (to
     /// its end, even if this caller is cancelled: others may be waiting for it).

@@ -1,7 +1,6 @@
 #if os(Linux)
 import CImagoCodecs
 import Foundation
-import Synchronization
 
 /// ICC profiles built by Little CMS from colour tags (CICP code points, a PNG's `gAMA` and `cHRM`),
 /// each built once: Little CMS stamps a profile with the time it was made, so the same tags built
@@ -15,7 +14,7 @@ enum ColorProfileBuilder {
 
     /// Profiles built so far; there are few distinct recipes (a table of code points, and the
     /// `gAMA`/`cHRM` values files carry), and the dictionary is emptied past 64.
-    private static let built = Mutex<[Recipe: Result<ColorProfile, ColorProfile.Failure>]>([:])
+    private static let built = Locked<[Recipe: Result<ColorProfile, ColorProfile.Failure>]>([:])
 
     static func profile(_ recipe: Recipe) -> Result<ColorProfile, ColorProfile.Failure> {
         if let found = built.withLock({ $0[recipe] }) { return found }

@@ -1,7 +1,6 @@
 #if os(Linux)
 import CImagoCodecs
 import Foundation
-import Synchronization
 
 /// A Little CMS transform from one profile to sRGB for one pixel layout.
 ///
@@ -106,7 +105,7 @@ final class ColorTransformCache: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Enforces the whole-download deadline and the stall limit around one transport download, and
 /// turns cancellation into ``ImagePipeline/Error/cancelled(_:)``, the same way for every loader.
@@ -14,7 +13,7 @@ package final class DownloadWatchdog: Sendable {
     let downloadTimeout: Duration
     private let stallTimeout: Duration
     private let start: ContinuousClock.Instant
-    private let lastActivity: Mutex<ContinuousClock.Instant>
+    private let lastActivity: Locked<ContinuousClock.Instant>
 
     package init(url: URL, configuration: DataLoader.Configuration) {
         self.url = url
@@ -22,7 +21,7 @@ package final class DownloadWatchdog: Sendable {
         self.downloadTimeout = configuration.downloadTimeout
         self.stallTimeout = configuration.stallTimeout
         self.start = .now
-        self.lastActivity = Mutex(start)
+        self.lastActivity = Locked(start)
     }
 
     /// How late the watchdog may wake before the delay counts as starvation rather than timer slack.

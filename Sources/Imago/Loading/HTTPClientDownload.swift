@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// One download over AsyncHTTPClient that runs by itself, bound to no task: each hop is an
 /// ``HTTPClientExchange`` and the next one, after a redirect that ``RedirectPolicy`` follows,
@@ -30,7 +29,7 @@ package final class HTTPClientDownload: StartedDownload {
     private let validator: DownloadValidator
     private let watchdog: DownloadWatchdog
     private let deadline: NIODeadline
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private init(
         request: DataLoader.Request, configuration: DataLoader.Configuration, observer: DownloadObserver, connect: @escaping Connect
@@ -42,7 +41,7 @@ package final class HTTPClientDownload: StartedDownload {
         self.watchdog = DownloadWatchdog(url: request.url, configuration: configuration)
         self.deadline = NIODeadline.now() + TimeAmount(configuration.downloadTimeout)
         let headers = DownloadValidator.headers(for: request, configuration: configuration)
-        self.state = Mutex(State(redirects: RedirectPolicy(request: request, headers: headers)))
+        self.state = Locked(State(redirects: RedirectPolicy(request: request, headers: headers)))
     }
 
     /// Starts downloading `request`: returns once the first hop is sent, or throws why it could

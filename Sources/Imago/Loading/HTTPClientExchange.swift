@@ -4,7 +4,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// One request and its response over AsyncHTTPClient's callback API: the head and every piece of
 /// the body are taken on the request's event loop as they arrive, checked by a
@@ -37,7 +36,7 @@ final class HTTPClientExchange: HTTPClientResponseDelegate, @unchecked Sendable 
     private var completion: ((Result<Outcome, ImagePipeline.Error>) -> Void)?
     /// The limit that ran out, when the timer cancelled the request.
     private var expired: ImagePipeline.Error?
-    private let control = Mutex(Control())
+    private let control = Locked(Control())
 
     private struct Control: @unchecked Sendable {
         var task: HTTPClient.Task<Void>?

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs downloads at most `maximumConcurrent` at a time, the most urgent first.
 ///
@@ -11,11 +10,11 @@ package final class Scheduler: Sendable {
         var nextID: SchedulerQueue.ID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A scheduler with `maximumConcurrent` slots.
     package init(maximumConcurrent: Int) {
-        state = Mutex(State(queue: SchedulerQueue(maximumConcurrent: maximumConcurrent)))
+        state = Locked(State(queue: SchedulerQueue(maximumConcurrent: maximumConcurrent)))
     }
 
     /// A handle on one job's place in the queue, to change its priority while it waits.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +14,7 @@ extension URLSessionDataLoader {
             var invalidationWaiters: [CheckedContinuation<Void, Never>] = []
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// Creates a task for `request` whose events go to `transfer`; nil once shutting down.
         func makeTask(for request: URLRequest, in session: URLSession, handledBy transfer: Transfer) -> URLSessionDataTask? {

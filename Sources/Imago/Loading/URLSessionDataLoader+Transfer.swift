@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,12 +27,12 @@ extension URLSessionDataLoader {
             }
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
         private let watchdog: DownloadWatchdog
         private let observer: DownloadObserver
 
         init(validator: DownloadValidator, redirects: RedirectPolicy, watchdog: DownloadWatchdog, observer: DownloadObserver) {
-            self.state = Mutex(State(validator: validator, redirects: redirects))
+            self.state = Locked(State(validator: validator, redirects: redirects))
             self.watchdog = watchdog
             self.observer = observer
         }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Hands every event to every current subscriber; costs one atomic load when nobody listens.
 final class EventBroadcaster: Sendable {
-    private let subscribers = Mutex<[UInt64: AsyncStream<PipelineEvent>.Continuation]>([:])
+    private let subscribers = Locked<[UInt64: AsyncStream<PipelineEvent>.Continuation]>([:])
     private let subscriberCount = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(0)
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Bytes of pixels that decodes under way may hold together
 /// (``ImagePipeline/Configuration/maximumDecodingBytes``): a decode reserves its estimate before it
@@ -10,10 +9,10 @@ final class DecodeBudget: Sendable {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(budget: Int) {
-        state = Mutex(State(machine: DecodeBudgetStateMachine(budget: budget)))
+        state = Locked(State(machine: DecodeBudgetStateMachine(budget: budget)))
     }
 
     /// Runs `body` once `bytes` fit in the budget, and gives them back when it returns. The wait is

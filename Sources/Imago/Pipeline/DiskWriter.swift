@@ -35,7 +35,7 @@ final class DiskWriter: Sendable {
     private let limits: PendingDiskWrites.Limits
     private let logger: Logger
     private let redactsURLs: Bool
-    private let pending = Mutex(PendingDiskWrites())
+    private let pending = Locked(PendingDiskWrites())
     private let nextID = Atomic<UInt64>(0)
 
     /// The metadata name under which a processed variant records its original's fingerprint.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension ImagePipeline {
     /// The shared work for one processed image: a processed copy on disk, a kept decode of its
@@ -32,7 +31,7 @@ extension ImagePipeline {
             return ImageResponse(container: processed, source: .memory, expiresAt: entry.expiresAt, isStorable: entry.isStorable)
         }
 
-        let dataRequestHandle = Mutex<InFlightTable<WorkKey, LoadedData>.WaiterHandle?>(nil)
+        let dataRequestHandle = Locked<InFlightTable<WorkKey, LoadedData>.WaiterHandle?>(nil)
         context.observePriority { priority in dataRequestHandle.withLock { $0 }?.updatePriority(priority) }
         var dataRequest = request
         dataRequest.priority = context.priority

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension ImagePipeline {
     /// The pipeline used when none is given: by ImagoUI's views and loaders, by
@@ -27,5 +26,5 @@ extension ImagePipeline {
     }
 
     /// `nil` until ``shared`` is first read or set.
-    private static let sharedStorage = Mutex<ImagePipeline?>(nil)
+    private static let sharedStorage = Locked<ImagePipeline?>(nil)
 }

@@ -37,7 +37,7 @@ public final class ImagePipeline: Sendable {
     /// Originals decoded since the pipeline was made.
     let decodeCounter = Atomic<Int>(0)
     /// Random numbers for retry jitter.
-    let random = Mutex(SystemRandomNumberGenerator())
+    let random = Locked(SystemRandomNumberGenerator())
 
     /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
     private let memory: MemoryCache<CacheKey, ImageContainer>?

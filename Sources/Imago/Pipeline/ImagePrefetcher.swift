@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Warms the caches for images the user is about to see (the next rows of a list), at low
 /// priority, and can be cancelled as a whole when they scroll away.
@@ -32,7 +31,7 @@ public final class ImagePrefetcher: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A prefetcher that loads through `pipeline` into `destination` at `priority`.
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A handle on one image load: await its ``response``, watch its ``progress``, change its
 /// ``priority``, or ``cancel()`` it.
@@ -26,11 +25,11 @@ public final class ImageTask: Sendable {
     /// The caller's place among the waiters of the shared work, once it has joined, and the
     /// priority it should have there.
     private final class Place: Sendable {
-        let state: Mutex<(
+        let state: Locked<(
             handle: InFlightTable<ImagePipeline.WorkKey, ImageResponse>.WaiterHandle?, priority: ImageRequest.Priority
         )>
 
-        init(priority: ImageRequest.Priority) { state = Mutex((nil, priority)) }
+        init(priority: ImageRequest.Priority) { state = Locked((nil, priority)) }
     }
 
     init(request: ImageRequest, pipeline: ImagePipeline) {

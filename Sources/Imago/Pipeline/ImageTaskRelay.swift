@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The work behind a Combine subscription to ``ImagePipeline``'s publishers, kept apart from
 /// Combine so that it is tested on Linux: it starts one ``ImageTask`` at the first request for
@@ -36,7 +35,7 @@ final class ImageTaskRelay: Sendable {
     private let sendsImage: Bool
     private let receive: @Sendable (Value) -> Void
     private let complete: @Sendable (ImagePipeline.Error?) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - sendsPreviews: whether previews are passed on (they exist only when the pipeline or the

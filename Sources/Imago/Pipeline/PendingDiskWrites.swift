@@ -1,6 +1,6 @@
 /// The disk writes under way, bounded in count and in the bytes they keep alive, and the removals
 /// that overtake them. A value, so its rules are tested without timing; the pipeline keeps it
-/// behind a `Mutex`.
+/// behind a lock (`Locked`).
 ///
 /// A removal of a key wins over every write of that key already admitted: a write that has not
 /// begun never begins, and one that is writing removes what it wrote when it ends. So bytes that

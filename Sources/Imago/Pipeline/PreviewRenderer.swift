@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Decodes and hands out the previews of one image (one processed key) while its body downloads,
 /// as its ``PreviewStateMachine`` says: at most one decode at a time, off the download's thread,
@@ -21,7 +20,7 @@ final class PreviewRenderer: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let priority: TaskPriority?
     private let render: Render
     private let deliver: @Sendable (ImagePreview) -> Void
@@ -36,7 +35,7 @@ final class PreviewRenderer: Sendable {
         maximumScans: Int, priority: TaskPriority?, render: @escaping Render,
         deliver: @escaping @Sendable (ImagePreview) -> Void, onDecode: @escaping @Sendable (_ shown: Bool) -> Void = { _ in }
     ) {
-        self.state = Mutex(State(machine: PreviewStateMachine(maximumScans: maximumScans)))
+        self.state = Locked(State(machine: PreviewStateMachine(maximumScans: maximumScans)))
         self.priority = priority
         self.render = render
         self.deliver = deliver

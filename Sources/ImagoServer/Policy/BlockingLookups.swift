@@ -12,8 +12,7 @@ import Synchronization
 final class BlockingLookups: Sendable {
     /// The most calls blocked at once.
     let limit: Int
-    /// Calls blocked now. An atomic rather than a Mutex, so that ThreadSanitizer sees lookup
-    /// threads ending at once (.ci/tsan.supp says why).
+    /// Calls blocked now: a count needs no lock.
     private let running = Atomic(0)
 
     init(limit: Int) {

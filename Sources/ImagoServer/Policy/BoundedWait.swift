@@ -1,5 +1,4 @@
 #if os(Linux)
-import Synchronization
 
 /// Waits for an async operation at most a time limit, and no longer than the waiting task wants
 /// (cancellation), whether or not the operation itself stops: ``GuardedDataLoader`` waits for a

@@ -4,7 +4,6 @@ import Foundation
 import Imago
 import NIOCore
 import NIOSSL
-import Synchronization
 
 /// The proxy's ``DataLoading``: an AsyncHTTPClient loader that resolves each host itself, checks
 /// every address against the ``SourcePolicy``, and connects to the address it checked, at every
@@ -81,7 +80,7 @@ public final class GuardedDataLoader: DataLoading {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
         // The clients this download's hops lease, released when it ends, however it ends.
-        let leases = Mutex<[HTTPClientPool.Lease]>([])
+        let leases = Locked<[HTTPClientPool.Lease]>([])
         defer { clients.release(leases.withLock { $0 }) }
         return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
             [self] url, headers throws(ImagePipeline.Error) in

@@ -4,7 +4,6 @@ import Imago
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// The AsyncHTTPClient clients behind ``GuardedDataLoader``, one per checked address, at most
 /// ``capacity`` kept for reuse, every one shut down exactly once (``ClientLeases`` holds the rules).
@@ -30,7 +29,7 @@ final class HTTPClientPool: Sendable {
 
     private let configuration: DataLoader.Configuration
     private let tlsConfiguration: TLSConfiguration?
-    private let leases: Mutex<ClientLeases<HTTPClient>>
+    private let leases: Locked<ClientLeases<HTTPClient>>
 
     /// The most clients kept for reuse.
     var capacity: Int { leases.withLock { $0.capacity } }
@@ -40,7 +39,7 @@ final class HTTPClientPool: Sendable {
     init(capacity: Int, configuration: DataLoader.Configuration, tlsConfiguration: TLSConfiguration?) {
         self.configuration = configuration
         self.tlsConfiguration = tlsConfiguration
-        self.leases = Mutex(ClientLeases(capacity: capacity))
+        self.leases = Locked(ClientLeases(capacity: capacity))
     }
 
     deinit {

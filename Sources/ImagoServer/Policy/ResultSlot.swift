@@ -5,8 +5,7 @@ import Synchronization
 /// cancellation or timeout that stands for it) or the waiter. Results after the first are
 /// dropped, so a lookup that finishes after its caller left changes nothing.
 ///
-/// Lock-free, on two atomics, so that ThreadSanitizer sees every hand-over (it cannot see a
-/// contended `Mutex`'s, .ci/tsan.supp says why): the first ``fill(_:)`` claims the slot, stores
+/// Lock-free, on two atomics (it is filled from lookup threads that must never block): the first ``fill(_:)`` claims the slot, stores
 /// its result, then publishes it; ``wait(_:)`` stores the continuation, then publishes it; of the
 /// two publications exactly one finds the slot empty, and the other side then reads what the
 /// first published and resumes the continuation.

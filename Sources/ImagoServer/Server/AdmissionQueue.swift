@@ -1,13 +1,14 @@
+import Imago
+
 #if os(Linux)
-import Synchronization
 
 /// Performs ``AdmissionGate``'s decisions for concurrent requests.
 final class AdmissionQueue: Sendable {
     private typealias Gate = AdmissionGate<CheckedContinuation<Void, Never>>
-    private let gate: Mutex<Gate>
+    private let gate: Locked<Gate>
 
     init(maximumRunning: Int, maximumWaiting: Int) {
-        gate = Mutex(Gate(maximumRunning: maximumRunning, maximumWaiting: maximumWaiting))
+        gate = Locked(Gate(maximumRunning: maximumRunning, maximumWaiting: maximumWaiting))
     }
 
     /// Requests running and waiting now.

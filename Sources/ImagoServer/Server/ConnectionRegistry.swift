@@ -1,7 +1,7 @@
 #if os(Linux)
+import Imago
 import NIOCore
 import Prometheus
-import Synchronization
 
 /// Performs ``ConnectionTable``'s decisions for one listening server, whose connections live on
 /// several event loops, and counts them: `imago_serve_open_connections` and
@@ -9,12 +9,12 @@ import Synchronization
 /// `write_timeout`, `displaced`: closed to make room at the cap, `refused`: the cap was full of
 /// requests in progress).
 final class ConnectionRegistry: Sendable {
-    private let table: Mutex<ConnectionTable<ObjectIdentifier, any Channel>>
+    private let table: Locked<ConnectionTable<ObjectIdentifier, any Channel>>
     private let registry: PrometheusCollectorRegistry?
     private let open: Gauge?
 
     init(maximumConnections: Int, metrics registry: PrometheusCollectorRegistry?) {
-        table = Mutex(ConnectionTable(maximumConnections: maximumConnections))
+        table = Locked(ConnectionTable(maximumConnections: maximumConnections))
         self.registry = registry
         open = registry?.makeGauge(
             descriptor: MetricNameDescriptor(

@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
+import Imago
 import Prometheus
-import Synchronization
 
 /// Performs ``ResponseBudget`` for the server's responses and shows it as
 /// `imago_serve_response_in_flight_bytes`.
@@ -26,11 +26,11 @@ final class ResponseBytesInFlight: Sendable {
         }
     }
 
-    private let budget: Mutex<ResponseBudget>
+    private let budget: Locked<ResponseBudget>
     private let gauge: Gauge?
 
     init(limit: Int, metrics registry: PrometheusCollectorRegistry?) {
-        budget = Mutex(ResponseBudget(limit: limit))
+        budget = Locked(ResponseBudget(limit: limit))
         gauge = registry?.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "imago", subsystem: "serve", metricName: "response_in_flight", unitName: "bytes",

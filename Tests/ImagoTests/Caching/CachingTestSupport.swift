@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Imago
 
 /// Runs `body` with a fresh, empty directory under the system's temporary directory and removes
 /// the directory afterwards, whatever happens.
@@ -20,9 +20,9 @@ func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async 
 
 /// A wall clock for ``DiskCache``'s `now:` that moves only when the test advances it.
 final class TestWallClock: Sendable {
-    private let date: Mutex<Date>
+    private let date: Locked<Date>
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { date = Mutex(start) }
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { date = Locked(start) }
 
     var now: Date { date.withLock { $0 } }
 

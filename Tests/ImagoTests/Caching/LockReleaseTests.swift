@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -10,7 +9,7 @@ import Testing
 final class ReleaseProbe: Sendable {
     /// One entry per probe freed: whether the lock was free then.
     final class Results: Sendable {
-        private let values = Mutex<[Bool]>([])
+        private let values = Locked<[Bool]>([])
         func append(_ value: Bool) { values.withLock { $0.append(value) } }
         var all: [Bool] { values.withLock { $0 } }
     }
@@ -37,7 +36,7 @@ final class ReleaseProbe: Sendable {
 
 /// Lets a probe reach an object created after it.
 final class LateReference<Object: Sendable>: Sendable {
-    private let object = Mutex<Object?>(nil)
+    private let object = Locked<Object?>(nil)
     func set(_ value: Object) { object.withLock { $0 = value } }
     var value: Object? { object.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @testable import Imago

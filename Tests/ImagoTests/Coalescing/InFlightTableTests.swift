@@ -1,6 +1,5 @@
 import Foundation
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -14,7 +13,7 @@ struct InFlightTableTests {
         let contexts: AsyncStream<InFlightTable<String, Int>.Context>
         private let started: AsyncStream<InFlightTable<String, Int>.Context>.Continuation
         /// Whether released, and the works waiting meanwhile.
-        private let gate = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+        private let gate = Locked<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
         init() { (contexts, started) = AsyncStream.makeStream() }
 
@@ -42,8 +41,8 @@ struct InFlightTableTests {
 
     /// Collects what a waiter is told.
     private final class Heard: Sendable {
-        let progress = Mutex<[Int64]>([])
-        let updates = Mutex(0)
+        let progress = Locked<[Int64]>([])
+        let updates = Locked(0)
     }
 
     @Test("Progress and updates reach exactly the waiters that asked, including one that joined late")
@@ -104,8 +103,8 @@ struct InFlightTableTests {
     @Test("A work whose only caller leaves while it is starting is cancelled, not left running")
     func abandonedWhileStarting() async throws {
         let table = InFlightTable<String, Int>()
-        let callerHandle = Mutex<Task<Int, any Error>?>(nil)
-        let workCancelled = Mutex(false)
+        let callerHandle = Locked<Task<Int, any Error>?>(nil)
+        let workCancelled = Locked(false)
         let caller = Task {
             try await table.value(for: "k", priority: .normal, cancellation: Self.cancelled) { _ in
                 // Before its first suspension (on Linux this runs at once, before the table keeps the

@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 extension LoadingTests {
@@ -10,7 +9,7 @@ extension LoadingTests {
     @Suite struct DownloadObserverTests {
         /// Collects what an observer is told, from the transport's threads.
         final class Recorder: Sendable {
-            private let state = Mutex<(bodies: [DataLoader.Response], interruptions: [DataLoader.Response], progress: [ImageTask.Progress])>(
+            private let state = Locked<(bodies: [DataLoader.Response], interruptions: [DataLoader.Response], progress: [ImageTask.Progress])>(
                 ([], [], []))
 
             var bodies: [DataLoader.Response] { state.withLock { $0.bodies } }

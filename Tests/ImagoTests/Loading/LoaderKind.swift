@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 /// The data loaders shipped with Imago, so that one test table runs against each of them.
@@ -54,7 +53,7 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// Collects progress reports, which arrive on the transport's threads.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[ImageTask.Progress]>([])
+    private let reports = Locked<[ImageTask.Progress]>([])
 
     var all: [ImageTask.Progress] { reports.withLock { $0 } }
 

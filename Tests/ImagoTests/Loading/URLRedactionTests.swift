@@ -2,7 +2,6 @@ import Foundation
 import Imago
 import ImagoTestSupport
 import Logging
-import Synchronization
 import Testing
 
 /// Secrets in URLs (user:password, query strings, fragments) stay out of error descriptions and

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 /// `loadImage(with:callbackQueue:progress:completion:)`: one call of `completion`, on the queue
@@ -11,7 +10,7 @@ import Testing
 struct CompletionAdapterTests {
     /// What the callbacks saw, in order.
     final class CallbackLog: Sendable {
-        private let state = Mutex<(events: [String], results: [Result<ImageResponse, ImagePipeline.Error>])>(([], []))
+        private let state = Locked<(events: [String], results: [Result<ImageResponse, ImagePipeline.Error>])>(([], []))
 
         var events: [String] { state.withLock { $0.events } }
         var results: [Result<ImageResponse, ImagePipeline.Error>] { state.withLock { $0.results } }

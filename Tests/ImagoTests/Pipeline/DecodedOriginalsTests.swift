@@ -1,6 +1,5 @@
 import Foundation
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -15,7 +14,7 @@ struct DecodedOriginalsTests {
         var seen: Seen = Seen()
 
         final class Seen: Sendable {
-            let sizes = Mutex<[(pixels: PixelSize, source: PixelSize)]>([])
+            let sizes = Locked<[(pixels: PixelSize, source: PixelSize)]>([])
         }
 
         var identifier: String { "scaled(\(scale))" }
@@ -28,7 +27,7 @@ struct DecodedOriginalsTests {
 
     /// A clock the test moves.
     final class TestClock: Sendable {
-        private let offset = Mutex<TimeInterval>(0)
+        private let offset = Locked<TimeInterval>(0)
         func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
         var now: @Sendable () -> Date { { [self] in Date().addingTimeInterval(offset.withLock { $0 }) } }
     }

@@ -1,7 +1,6 @@
 import Foundation
 import ImagoTestSupport
 import MetricsTestKit
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -12,7 +11,7 @@ import Testing
 @Suite struct ImageTaskRelayTests {
     /// What a relay sent: values (`preview:N`, `image:WxH`) and its end (`finished`, `failed:CODE`).
     final class Log: Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = Locked<[String]>([])
         var all: [String] { entries.withLock { $0 } }
 
         func relay(_ pipeline: ImagePipeline, _ request: ImageRequest, previews: Bool, image: Bool) -> ImageTaskRelay {

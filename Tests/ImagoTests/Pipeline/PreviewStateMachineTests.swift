@@ -1,6 +1,5 @@
 import Foundation
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @testable import Imago
@@ -113,9 +112,9 @@ struct PreviewStateMachineTests {
 /// The renderer performs the machine's decisions: one decode at a time, and none after `stop()`.
 @Suite struct PreviewRendererTests {
     @Test func stopCancelsTheDecodeUnderWayAndWaitsForIt() async throws {
-        let started = Mutex(false)
-        let sawCancellation = Mutex(false)
-        let delivered = Mutex(0)
+        let started = Locked(false)
+        let sawCancellation = Locked(false)
+        let delivered = Locked(0)
         let renderer = PreviewRenderer(
             maximumScans: 100, priority: nil,
             render: { _ throws(ImagePipeline.Error) in
@@ -137,7 +136,7 @@ struct PreviewStateMachineTests {
     }
 
     @Test func deliversOnePreviewPerNewScanFromKeptAndNewBytes() async throws {
-        let delivered = Mutex<[ImagePreview]>([])
+        let delivered = Locked<[ImagePreview]>([])
         let renderer = PreviewRenderer(
             maximumScans: 100, priority: nil,
             render: { prefix throws(ImagePipeline.Error) in try ImageContainer(bitmap: Bitmap(width: 1, height: 1, alphaMode: .opaque, pixels: [0, 0, 0, 255]), format: .jpeg) },

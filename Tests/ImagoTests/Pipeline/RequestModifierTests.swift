@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 /// `Configuration.requestModifier`: called before every attempt, with either loader, and what it
@@ -10,7 +9,7 @@ import Testing
 struct RequestModifierTests {
     /// Hands out `token-1`, `token-2`… and remembers the requests it was shown.
     final class TokenService: Sendable {
-        private let state = Mutex<(issued: Int, seen: [DataLoader.Request])>((0, []))
+        private let state = Locked<(issued: Int, seen: [DataLoader.Request])>((0, []))
 
         var seen: [DataLoader.Request] { state.withLock { $0.seen } }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 /// Downloads that stop early and are resumed with `Range`/`If-Range`, against the loopback server
@@ -56,7 +55,7 @@ struct ResumedDownloadTests {
             let kept = try await Self.cutInHalf(fixture, pipeline, size: data.count)
             #expect(kept > 0 && kept <= data.count / 2)
 
-            let progress = Mutex<[ImageTask.Progress]>([])
+            let progress = Locked<[ImageTask.Progress]>([])
             let url = fixture.server.url(for: Self.path)
             let response = try await pipeline.image(for: ImageRequest(url: url)) { update in progress.withLock { $0.append(update) } }
 

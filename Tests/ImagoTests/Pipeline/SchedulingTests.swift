@@ -1,7 +1,6 @@
 import Foundation
 import Imago
 import ImagoTestSupport
-import Synchronization
 import Testing
 
 @Suite("Scheduling: concurrency limit and priorities")

@@ -7,7 +7,7 @@ import Synchronization
 final class CountingDecoder: ImageDecoding {
     private let decoder = ImageDecoder()
     private let calls = Atomic<Int>(0)
-    private let sizes = Mutex<[Int?]>([])
+    private let sizes = Locked<[Int?]>([])
 
     var count: Int { calls.load(ordering: .relaxed) }
     /// Each decode's ``DecodingContext/maximumPixelSize``, in order.

@@ -1,12 +1,6 @@
-import Synchronization
+@testable import Imago
 
-/// A value behind a lock that escaping closures can share (a `Mutex` itself cannot be captured).
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) { mutex = Mutex(value) }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
-
-    var value: Value { mutex.withLock { $0 } }
+extension Locked {
+    /// A copy of the value, read under the lock: for a test's expectations after the work is done.
+    var value: Value { withLock { $0 } }
 }
