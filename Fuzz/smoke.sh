@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# CI's fuzz smoke pass: Fuzz/smoke.sh [SECONDS] (default 15) builds every harness, replays its
-# committed corpus and fuzzes for SECONDS more. Two harnesses run at a time (IMAGO_FUZZ_JOBS),
-# one per core of the CI machine, so each still gets SECONDS of a core. New inputs go to a
+# CI's fuzz smoke pass: Fuzz/smoke.sh [SECONDS | --budget TOTAL] builds every harness, replays its
+# committed corpus and fuzzes for SECONDS more (default 15), or for an equal share of TOTAL seconds
+# (at least 5 each), so that a pass's length stays put as harnesses are added. Two harnesses run at
+# a time (IMAGO_FUZZ_JOBS), one per core of the CI machine, so each still gets its seconds of a core. New inputs go to a
 # temporary folder (the committed corpora only change through Fuzz/run.sh); any crash, timeout or
 # out-of-memory fails the pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-15}
+harness_count=$(ls -d Fuzz/*/Harness.swift | wc -l)
+if [ "${1:-}" = --budget ]; then
+  seconds=$(( ${2:?--budget needs a number of seconds} / harness_count ))
+  [ "$seconds" -ge 5 ] || seconds=5
+  echo "fuzz smoke: $harness_count harnesses, $seconds s of fuzzing each (a budget of $2 s)"
+else
+  seconds=${1:-15}
+fi
 jobs=${IMAGO_FUZZ_JOBS:-2}
 Fuzz/build.sh
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
