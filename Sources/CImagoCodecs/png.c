@@ -281,6 +281,13 @@ static void rows_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/* Whether the first chunk is an IHDR whose CRC matches. Anything else (too short, another chunk
+ * first) is left for libpng to refuse with its own message, so it counts as a match here. */
+static int ihdr_crc_matches(const uint8_t *data, size_t size) {
+    if (size < 33 || read_be32(data + 8) != 13 || memcmp(data + 12, "IHDR", 4) != 0) return 1;
+    return crc32_gzip_refl(0, data + 12, 17) == read_be32(data + 29);
+}
+
 /* Warnings are dropped, except that a CRC mismatch libpng was told to use anyway is remembered so
  * the decoder can report it as a repair. */
 static void rows_warning(png_structp png, png_const_charp message) {
@@ -304,6 +311,13 @@ imago_png_rows *imago_png_rows_create(const uint8_t *data, size_t size, int opti
     /* Sizes are checked by the caller's limits, from the header, before any row is decoded. */
     png_set_user_limits(rows->png, 0x7fffffff, 0x7fffffff);
     if (options & IMAGO_PNG_LENIENT) {
+        /* Lenient about damage as browsers are, but not about a damaged header: Chromium refuses a
+         * file whose IHDR CRC does not match (PngSuite's xhdn0g08), as a strict decode does. */
+        if (!ihdr_crc_matches(data, size)) {
+            snprintf(rows->message, sizeof rows->message,
+                     "the IHDR chunk's CRC does not match its bytes: the header is damaged");
+            return rows;
+        }
         rows->lenient = 1;
         /* As browsers: a chunk whose CRC does not match is used anyway (with a warning, so it is
          * reported), zlib's Adler-32 is not checked (which also saves its cost on every inflated

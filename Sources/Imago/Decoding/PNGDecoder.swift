@@ -17,7 +17,8 @@ import Foundation
 /// memory exists.
 ///
 /// Damage follows ``DecodingContext/policy``. Lenient (the default, as browsers): chunk CRC
-/// mismatches are ignored (``ImageContainer/Repair/Kind/ignoredChecksum``), zlib's Adler-32 is not checked,
+/// mismatches are ignored (``ImageContainer/Repair/Kind/ignoredChecksum``) but for the header's
+/// (`IHDR`), which Chromium refuses too, zlib's Adler-32 is not checked,
 /// and a row that fails to decode (a bad filter byte, an inflate error, data that ends early)
 /// keeps the rows before it and leaves the rest transparent (``ImageContainer/Repair/Kind/missingRows(_:)``;
 /// for an interlaced file, the pixels of the passes that arrived). Strict: any of these fails with

@@ -73,6 +73,43 @@ struct BrowserParityTests {
         #expect(chromiumShows > variants.count / 4, "Chromium showed too few variants to compare: \(chromiumShows)")
     }
 
+    /// PngSuite (Tests/ImagoTests/Fixtures/pngsuite): every file Chromium shows, Imago shows at the
+    /// same size, and every file Chromium refuses (the corrupted `x*` files), Imago refuses.
+    @Test(.timeLimit(.minutes(10)))
+    func imagoShowsPngSuiteAsChromiumDoes() async throws {
+        guard let chromium = Self.chromium() else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("Chromium is missing: .ci/run installs the Debian package `chromium`; CI must run this test")
+            } else {
+                print("BrowserParityTests: skipped, no Chromium (apt-get install chromium, or set IMAGO_CHROMIUM)")
+            }
+            return
+        }
+        let folder = Fixture.folder.appendingPathComponent("pngsuite")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
+        let suite = try files.map { file in
+            DamagedImageVariant(
+                name: String(file.dropLast(4)), format: .png, data: try Data(contentsOf: folder.appendingPathComponent(file)))
+        }
+        #expect(suite.count == 174)
+        let shown = try await withTestServer { server in
+            try await Self.load(suite, in: chromium, from: server)
+        }
+        var chromiumShows = 0, agreements = 0
+        for file in suite {
+            let browser = try #require(shown[file.name], "Chromium reported nothing for \(file.name)")
+            let size = try? ImageDecoder.decode(file.data).pixelSize
+            let imago = Shown(width: size?.width ?? 0, height: size?.height ?? 0)
+            if browser.width > 0 { chromiumShows += 1 }
+            if imago == browser {
+                agreements += 1
+            } else {
+                Issue.record("\(file.name): Chromium shows \(browser.width)x\(browser.height), Imago \(imago.width)x\(imago.height)")
+            }
+        }
+        print("BrowserParityTests: PngSuite: Chromium shows \(chromiumShows) of \(suite.count) files; Imago agrees on \(agreements)")
+    }
+
     /// Serves every variant and a page of `<img>` elements, runs Chromium once over it, and reads
     /// the natural sizes its script wrote into the DOM after the load event.
     static func load(_ variants: [DamagedImageVariant], in chromium: URL, from server: TestServer) async throws -> [String: Shown] {

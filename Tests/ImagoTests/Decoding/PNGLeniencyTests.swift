@@ -72,6 +72,19 @@ import Testing
         }
     }
 
+    /// A wrong CRC on the header (IHDR) is refused under both policies, as Chromium refuses
+    /// PngSuite's xhdn0g08; the same file with its CRC put right decodes.
+    @Test(arguments: [DecodingPolicy.lenient, .strict])
+    func headerChecksumMismatchIsRefused(_ policy: DecodingPolicy) throws {
+        let damaged = try Data(contentsOf: Fixture.folder.appendingPathComponent("pngsuite/xhdn0g08.png"))
+        let error = #expect(throws: ImagePipeline.Error.self) { try Self.decode(damaged, policy: policy) }
+        #expect(error?.description.contains("CRC") == true, "\(String(describing: error))")
+        var repaired = [UInt8](damaged)
+        let crc = PNGBuilder.crc32(Array(repaired[12..<29]))
+        repaired.replaceSubrange(29..<33, with: withUnsafeBytes(of: crc.bigEndian, Array.init))
+        #expect(try Self.decode(Data(repaired), policy: policy).pixelSize == PixelSize(width: 32, height: 32))
+    }
+
     /// A wrong zlib Adler-32 is not even checked leniently (Chromium and libvips skip it too);
     /// strict keeps libpng's verdict, an "incorrect data check" error.
     @Test func adlerMismatchIsIgnored() throws {
