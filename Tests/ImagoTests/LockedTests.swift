@@ -44,7 +44,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment[LockedTests.raceFlag] != nil))
     func deliberateRace() {
         let unlocked = ProcessInfo.processInfo.environment[Self.raceFlag] == "unlocked"
-        let lock = Locked(())
+        let lock = Locked(0)
         let shared = Shared()
         let rounds = 20_000
         let finished = DispatchSemaphore(value: 0)
@@ -54,7 +54,10 @@ import Testing
                     if unlocked && index == 1 {
                         shared.count += 1
                     } else {
-                        lock.withLock { _ in shared.count += 1 }
+                        lock.withLock { held in
+                            held += 1
+                            shared.count += 1
+                        }
                     }
                 }
                 finished.signal()
@@ -63,7 +66,9 @@ import Testing
         finished.wait()
         finished.wait()
         if !unlocked {
-            #expect(lock.withLock { _ in shared.count } == 2 * rounds)
+            let (held, count) = lock.withLock { ($0, shared.count) }
+            #expect(held == 2 * rounds)
+            #expect(count == 2 * rounds)
         }
     }
 

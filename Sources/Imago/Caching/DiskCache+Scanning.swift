@@ -6,8 +6,9 @@ extension DiskCache {
     /// Scans the entries folder once, the first time sizes are needed.
     func loadIndexIfNeeded() {
         if index.withLock({ $0.isLoaded }) { return }
-        indexLoader.withLock { _ in
+        indexLoader.withLock { scans in
             guard index.withLock({ $0.beginLoading() }) else { return }
+            scans += 1
             persistRecency()  // hits before the index loaded live only in the journal
             let scanned = scanEntries()
             index.withLock { $0.finishLoading(scanned) }
@@ -17,7 +18,8 @@ extension DiskCache {
     /// Scans the directory again (what other processes wrote or evicted), keeping the changes
     /// this process makes meanwhile.
     func rescanIndex() {
-        indexLoader.withLock { _ in
+        indexLoader.withLock { scans in
+            scans += 1
             index.withLock { index in
                 index.invalidate()
                 _ = index.beginLoading()

@@ -50,8 +50,9 @@ public final class DiskCache: Sendable {
     let entriesPath: String
     let temporaryPath: String
     let index = Locked(Index())
-    /// Held only while the index is being scanned, so one thread scans and the others wait for it.
-    let indexLoader = Locked(())
+    /// Held only while the index is being scanned, so one thread scans and the others wait for it;
+    /// it counts the scans made (a `Locked` value must not be empty: see ``Locked``).
+    let indexLoader = Locked(0)
     /// The system calls that can fail; tests inject faults here.
     let calls: FileSystem.Calls
     /// Fault causes already logged, so a full disk is reported once, not on every store.

@@ -126,9 +126,9 @@ struct Downloader {
                 }
                 failure = error
             }
-            let action = pipeline.random.withLock { generator in
-                machine.failure(failure, taskCancelled: Task.isCancelled, using: &generator)
-            }
+            // The system's generator has no state of its own to guard: one per decision.
+            var generator = SystemRandomNumberGenerator()
+            let action = machine.failure(failure, taskCancelled: Task.isCancelled, using: &generator)
             switch action {
             case .retry(let delay):
                 configuration.logger.debug(

@@ -36,8 +36,6 @@ public final class ImagePipeline: Sendable {
     let decodeBudget: DecodeBudget
     /// Originals decoded since the pipeline was made.
     let decodeCounter = Atomic<Int>(0)
-    /// Random numbers for retry jitter.
-    let random = Locked(SystemRandomNumberGenerator())
 
     /// ``Configuration/memoryCache``, kept apart so that a hit reads one stored reference.
     private let memory: MemoryCache<CacheKey, ImageContainer>?
@@ -123,7 +121,12 @@ public final class ImagePipeline: Sendable {
                     pixelLimit: request.maximumSourcePixelCount), priority: request.priority,
                 cancellation: .cancelled(request.url), progress: reporter, updates: previews, onWaiting: onWaiting
             ) { context throws(Error) in
-                try await self.makeImage(for: request, context: context)
+                // A job for this key that ended between the lookup above and this new one stored
+                // its image first: one more lookup keeps that late caller from loading it again.
+                if request.cachePolicy.readsMemory, let cached = self.memory?.value(forKey: request.processedKey) {
+                    return ImageResponse(container: cached, source: .memory)
+                }
+                return try await self.makeImage(for: request, context: context)
             }
             response.timing.total = ContinuousClock.now - start
             broadcaster.send(.completed(request.url, source: response.source, timing: response.timing))
