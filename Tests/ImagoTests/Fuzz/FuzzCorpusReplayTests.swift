@@ -188,19 +188,41 @@ enum FuzzCorpus {
     }
 
     static func convertColorTestBitmap(profile: Data, colorSpace: ColorProfile.ColorSpace, cache: ColorTransformCache) {
-        let layout: ColorTransform.Layout =
+        let layouts: [ColorTransform.Layout] =
             switch colorSpace {
-            case .gray: .grayInRGBA8
-            case .cmyk: .cmyk8
-            case .rgb, .other: .rgba8
+            case .gray: [.grayInRGBA8]
+            case .cmyk: [.cmyk8, .cmyk8Inverted]
+            case .rgb, .other: [.rgba8, .rgb16BE, .rgba16BE]
             }
-        switch cache.transform(profile: profile, layout: layout) {
-        case .success(let transform):
-            var bitmap = colorTestBitmap
-            transform.apply(to: &bitmap)
-            precondition(bitmap.pixels.count == colorTestBitmap.pixels.count)
-        case .failure(let failure):
-            _ = failure.description
+        for layout in layouts {
+            switch cache.transform(profile: profile, layout: layout) {
+            case .success(let transform):
+                let width = colorTestBitmap.width, rows = colorTestBitmap.height
+                let inputBytesPerPixel =
+                    switch layout {
+                    case .rgb16BE: 6
+                    case .rgba16BE: 8
+                    case .rgba8, .grayInRGBA8, .cmyk8, .cmyk8Inverted: 4
+                    }
+                guard inputBytesPerPixel != 4 else {
+                    var bitmap = colorTestBitmap
+                    transform.apply(to: &bitmap)
+                    precondition(bitmap.pixels.count == colorTestBitmap.pixels.count)
+                    continue
+                }
+                let input = (0..<(width * rows * inputBytesPerPixel)).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+                var output = [UInt8](repeating: 0, count: width * rows * 4)
+                input.withUnsafeBytes { source in
+                    output.withUnsafeMutableBufferPointer { target in
+                        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                        transform.apply(
+                            input: from, inputStride: width * inputBytesPerPixel, output: to, outputStride: width * 4,
+                            width: width, rows: rows)
+                    }
+                }
+            case .failure(let failure):
+                _ = failure.description
+            }
         }
     }
     #endif
