@@ -160,9 +160,11 @@ import Testing
         #expect(past.limit == .zero && past.endsAtDeadline)
     }
 
-    /// A redirect to a name whose lookup hangs, after a first hop whose lookup took two of the
-    /// download's three seconds: the redirect's lookup is waited for only what is left of it, and the download fails as timed
-    /// out, not at the hop's connect timeout (30 s) nor a whole download timeout after the hop.
+    /// A redirect to a name whose lookup hangs, after a first hop whose lookup took half a second
+    /// of the download's four: the redirect's lookup is waited for only what is left of them, and
+    /// the download fails as timed out, not at the hop's connect timeout (30 s) nor a whole
+    /// download timeout after the hop (which failed as a DNS timeout). The 3.5 s left leave room
+    /// for a loaded machine to make the first hop.
     @Test func aRedirectHopsLookupEndsByTheDownloadsDeadline() async throws {
         let hanging = HangingLookup()
         defer { hanging.release(10) }
@@ -171,9 +173,9 @@ import Testing
         try await withTestServer { server in
             let target = "http://hang.origin.test:\(server.port)/image"
             server.setBehavior("/start", .status(302, headers: ["Location": target]))
-            let downloadTimeout = Duration.seconds(3)
+            let downloadTimeout = Duration.seconds(4)
             let loader = try GuardedDataLoaderTests.makeLoader(
-                resolver: DelayedResolver(first: resolver, delay: .seconds(2)),
+                resolver: DelayedResolver(first: resolver, delay: .milliseconds(500)),
                 configuration: DataLoader.Configuration(connectTimeout: .seconds(30), downloadTimeout: downloadTimeout))
             let url = try #require(URL(string: "http://origin.test:\(server.port)/start"))
             let error = await #expect(throws: ImagePipeline.Error.self) {
