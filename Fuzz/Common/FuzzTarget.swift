@@ -194,6 +194,26 @@ enum FuzzTarget {
         }
     }
 
+    /// Any bytes as an HTTP date (`HTTPDate`), read against two clocks (two-digit years depend on
+    /// it): a date read must print back as an IMF-fixdate that reads to the same second, and the
+    /// text path the header readers take must agree with the byte path. Then `Retry-After` and the
+    /// strong-`Last-Modified` rule of resumption on the same text.
+    static func httpDate(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        for now in [Date(timeIntervalSince1970: 1_795_824_000), Date(timeIntervalSince1970: -2_000_000_000)] {
+            let date = HTTPDate(bytes: data, now: now)
+            precondition(HTTPDate(text, now: now) == date, "the text and the bytes read differently")
+            // Past 9999-12-31 23:59:59 only by a leap second, which the writer clamps.
+            if let date, date.secondsSince1970 <= 253_402_300_799 {
+                let printed = HTTPDate.imfFixdate(date.date)
+                precondition(HTTPDate(printed, now: now) == date, "a date that does not read back: \(printed)")
+            }
+            _ = HTTPHeaderParser.retryAfter(text, now: now)
+        }
+        _ = ResumptionStateMachine.isStrong(lastModified: text, date: "Sun, 06 Nov 1994 08:49:37 GMT")
+        _ = ResumptionStateMachine.isStrong(lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", date: text)
+    }
+
     /// Splits a `resumption` input into status, headers (lower-cased names, repeats joined) and body.
     static func resumptionInput(_ data: Data) -> (Int, [String: String], Data) {
         let separator = Data("\n\n".utf8)

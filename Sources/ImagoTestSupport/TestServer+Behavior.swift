@@ -5,9 +5,10 @@ extension TestServer {
     /// How the server answers requests for one path. Paths without a behavior are served
     /// ``normal``; set one with ``TestServer/setBehavior(_:_:)``.
     public enum Behavior: Sendable, Hashable {
-        /// Serves the registered resource (404 when there is none) with a `Content-Length`, and
-        /// answers 304 to `If-None-Match` / `If-Modified-Since` that match its `ETag` /
-        /// `Last-Modified`.
+        /// Serves the registered resource (404 when there is none) with a `Content-Length` and a
+        /// `Date`, and answers 304 to `If-None-Match` / `If-Modified-Since` that match its `ETag` /
+        /// `Last-Modified`, with the headers RFC 9110 §15.4.5 asks of a 304 (those of them a 200
+        /// would carry: `Cache-Control`, `Content-Location`, `Date`, `ETag`, `Expires`, `Vary`).
         case normal
         /// Answers `status` with `body` and extra `headers` (say `Location` or `Retry-After`).
         case status(Int, body: Data = Data(), headers: [String: String] = [:])
@@ -63,6 +64,9 @@ extension TestServer {
         /// Answers a `Range` request with `206` and the bytes it asked for even when its `If-Range`
         /// does not match (the resource changed): a server that ignores `If-Range`.
         case ignoresIfRange
+        /// As ``ignoresIfRange``, and its `206` carries neither `ETag` nor `Last-Modified`: a part
+        /// that does not say which version of the file it comes from.
+        case ignoresIfRangeWithoutValidators
     }
 
     /// A hand-made HTTP/1.1 response for ``Behavior/raw(_:)``: the status line, each field in

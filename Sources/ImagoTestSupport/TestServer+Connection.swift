@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)  // the loopback server: where test suites run (see Package.swift)
 import Foundation
+import Imago
 import NIOCore
 import NIOHTTP1
 
@@ -68,7 +69,7 @@ extension TestServer {
     ) async throws -> Bool {
         let isHead = request.method == "HEAD"
         switch behavior {
-        case .normal, .headers, .delay, .held, .ignoresRange, .wrongContentRange, .ignoresIfRange:
+        case .normal, .headers, .delay, .held, .ignoresRange, .wrongContentRange, .ignoresIfRange, .ignoresIfRangeWithoutValidators:
             if case .delay(let delay) = behavior { try await Task.sleep(for: delay) }
             if case .held = behavior { await waitForRelease(of: request.path) }
             guard let resource else {
@@ -76,7 +77,7 @@ extension TestServer {
                 return true
             }
             if resource.isNotModified(for: request) {
-                try await writer.response(304, headers: validators(of: resource), body: nil)
+                try await writer.response(304, headers: notModifiedHeaders(of: resource, as: behavior), body: nil)
                 return true
             }
             let reply = reply(to: request, resource: resource, as: behavior)
@@ -166,8 +167,11 @@ extension TestServer {
         }
     }
 
+    /// What a `200` for `resource` carries: its validators, `Date` (now, unless the resource's own
+    /// headers set one), its type, `Accept-Ranges` when it serves ranges, and its extra headers.
     private func headers(of resource: Resource) -> [String: String] {
         var headers = validators(of: resource)
+        headers["Date"] = HTTPDate.imfFixdate(Date())
         headers["Content-Type"] = resource.contentType
         if resource.acceptsRanges { headers["Accept-Ranges"] = "bytes" }
         headers.merge(resource.headers) { $1 }
@@ -191,14 +195,15 @@ extension TestServer {
         case .ignoresRange:
             headers["Accept-Ranges"] = "bytes"
             return Reply(status: 200, headers: headers, body: resource.data)
-        case .wrongContentRange, .ignoresIfRange:
+        case .wrongContentRange, .ignoresIfRange, .ignoresIfRangeWithoutValidators:
             ranged.acceptsRanges = true
             headers["Accept-Ranges"] = "bytes"
         default:
             break
         }
         guard let answer = ranged.requestedRange(request) else { return Reply(status: 200, headers: headers, body: resource.data) }
-        if behavior != .ignoresIfRange, !resource.ifRangeMatches(request) {
+        let honoursIfRange = behavior != .ignoresIfRange && behavior != .ignoresIfRangeWithoutValidators
+        if honoursIfRange, !resource.ifRangeMatches(request) {
             return Reply(status: 200, headers: headers, body: resource.data)
         }
         switch answer {
@@ -208,7 +213,23 @@ extension TestServer {
         case .bytes(let span):
             headers["Content-Range"] = "bytes \(span.lowerBound)-\(span.upperBound)/\(resource.data.count)"
             if case .wrongContentRange(let field) = behavior { headers["Content-Range"] = field }
+            if behavior == .ignoresIfRangeWithoutValidators {
+                headers = headers.filter { !["etag", "last-modified"].contains($0.key.lowercased()) }
+            }
             return Reply(status: 206, headers: headers, body: Data(resource.data.dropFirst(span.lowerBound).prefix(span.count)))
+        }
+    }
+
+    /// What a `304` carries (RFC 9110 §15.4.5): of what a `200` to the same request would have
+    /// carried, `Cache-Control`, `Content-Location`, `Date`, `ETag`, `Expires` and `Vary`, and
+    /// `Last-Modified` when there is no `ETag` (the one other field that guides a cache's update).
+    private func notModifiedHeaders(of resource: Resource, as behavior: Behavior) -> [String: String] {
+        var whole = headers(of: resource)
+        if case .headers(let extra) = behavior { whole.merge(extra) { $1 } }
+        let kept: Set<String> = ["cache-control", "content-location", "date", "etag", "expires", "vary"]
+        let hasETag = whole.keys.contains { $0.lowercased() == "etag" }
+        return whole.filter { name, _ in
+            kept.contains(name.lowercased()) || (!hasETag && name.lowercased() == "last-modified")
         }
     }
 

@@ -119,5 +119,84 @@ import Testing
         #expect(elapsed < .seconds(10), "answered within 10 s of the cancellation, not at the 30 s timeout: \(elapsed)")
         try await loader.shutdown()
     }
+
+    /// One name whose DNS server hangs takes at most the limit per host: the same name is then
+    /// refused at once, saying why, while other names still get a thread.
+    @Test func oneHangingHostCannotHoldEveryLookup() async throws {
+        let hanging = HangingLookup()
+        defer { hanging.release(10) }
+        let resolver = SystemResolver(maximumOutstandingLookups: 4, maximumOutstandingLookupsPerHost: 2, lookup: hanging.lookup)
+        #expect(resolver.maximumOutstandingLookupsPerHost == 2)
+        let waiters = (0..<2).map { _ in Task { try await resolver.resolve(host: "hang.test") } }
+        #expect(await eventually(within: .seconds(10)) { hanging.startedCount == 2 })
+        for waiter in waiters { waiter.cancel() }
+        for waiter in waiters { _ = await waiter.result }
+        do {
+            _ = try await resolver.resolve(host: "HANG.test")  // the same name, in another case
+            Issue.record("a third lookup of the same host must be refused while two block")
+        } catch let error as ResolutionError {
+            #expect(error.description.contains("2 DNS lookups of this host are already waiting"), "\(error)")
+        }
+        #expect(hanging.startedCount == 2, "the refused lookup took no thread")
+        // Another name still resolves.
+        let other = Task { try await resolver.resolve(host: "other.test") }
+        #expect(await eventually(within: .seconds(10)) { hanging.startedCount == 3 })
+        hanging.release(3)
+        #expect(try await other.value == [.v4(127, 0, 0, 1)])
+        #expect(await eventually(within: .seconds(10)) { resolver.outstandingLookups == 0 })
+        // Once the hanging lookups returned, the name may be looked up again.
+        hanging.release(1)
+        #expect(try await resolver.resolve(host: "hang.test") == [.v4(127, 0, 0, 1)])
+    }
+
+    @Test func aHopsLookupIsBoundedByWhatIsLeftOfTheDownload() {
+        let now = ContinuousClock.now
+        let wide = GuardedDataLoader.lookupLimit(connectTimeout: .seconds(10), until: now + .seconds(25), now: now)
+        #expect(wide.limit == .seconds(10) && !wide.endsAtDeadline)
+        let near = GuardedDataLoader.lookupLimit(connectTimeout: .seconds(10), until: now + .seconds(3), now: now)
+        #expect(near.limit == .seconds(3) && near.endsAtDeadline)
+        let past = GuardedDataLoader.lookupLimit(connectTimeout: .seconds(10), until: now - .seconds(1), now: now)
+        #expect(past.limit == .zero && past.endsAtDeadline)
+    }
+
+    /// A redirect to a name whose lookup hangs, after a first hop whose lookup took half a second
+    /// of the download's four: the redirect's lookup is waited for only what is left of them, and
+    /// the download fails as timed out, not at the hop's connect timeout (30 s) nor a whole
+    /// download timeout after the hop (which failed as a DNS timeout). The 3.5 s left leave room
+    /// for a loaded machine to make the first hop.
+    @Test func aRedirectHopsLookupEndsByTheDownloadsDeadline() async throws {
+        let hanging = HangingLookup()
+        defer { hanging.release(10) }
+        let resolver = StaticResolver(
+            ["origin.test": [.v4(127, 0, 0, 1)]], fallback: SystemResolver(maximumOutstandingLookups: 4, lookup: hanging.lookup))
+        try await withTestServer { server in
+            let target = "http://hang.origin.test:\(server.port)/image"
+            server.setBehavior("/start", .status(302, headers: ["Location": target]))
+            let downloadTimeout = Duration.seconds(4)
+            let loader = try GuardedDataLoaderTests.makeLoader(
+                resolver: DelayedResolver(first: resolver, delay: .milliseconds(500)),
+                configuration: DataLoader.Configuration(connectTimeout: .seconds(30), downloadTimeout: downloadTimeout))
+            let url = try #require(URL(string: "http://origin.test:\(server.port)/start"))
+            let error = await #expect(throws: ImagePipeline.Error.self) {
+                try await loader.loadData(for: DataLoader.Request(url: url), progress: { _ in })
+            }
+            #expect(error == .timedOut(url, .download, after: downloadTimeout), "\(String(describing: error))")
+            #expect(hanging.startedCount == 1, "the hop's lookup began")
+            #expect(server.requestCount(for: "/start") == 1)
+            try await loader.shutdown()
+        }
+    }
+
+    /// Resolves through `first`, taking `delay` longer for `origin.test` (a first hop's slow
+    /// lookup: most of the download's time gone before the redirect's).
+    struct DelayedResolver: HostResolving {
+        let first: any HostResolving
+        let delay: Duration
+
+        func resolve(host: String) async throws -> [IPAddress] {
+            if host == "origin.test" { try await Task.sleep(for: delay) }
+            return try await first.resolve(host: host)
+        }
+    }
 }
 #endif

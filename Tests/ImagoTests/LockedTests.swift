@@ -75,7 +75,8 @@ import Testing
     /// Under ThreadSanitizer (the tsan stage of `.ci/run` sets `IMAGO_SANITIZE=thread`), this test
     /// binary is run again on ``deliberateRace()`` alone: TSan must see the order `Locked` creates
     /// between two threads (no report when both hold it) and report the race when one does not.
-    /// `Synchronization.Mutex`, whose futex TSan does not intercept, failed the first half.
+    /// (`Synchronization.Mutex`, which these types used before, waits on a futex TSan does not
+    /// intercept when contended, and drew reports of races inside `withLock`.)
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["IMAGO_SANITIZE"] == "thread"),
         arguments: ["locked", "unlocked"])

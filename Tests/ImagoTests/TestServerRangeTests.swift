@@ -70,6 +70,44 @@ import Testing
                 server.setBehavior("/a", .ignoresIfRange)
                 let unconditional = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "\"old\""])
                 #expect(unconditional.statusCode == 206 && unconditional.headers["etag"] == "\"v1\"")
+                server.setBehavior("/a", .ignoresIfRangeWithoutValidators)
+                let anonymous = try await loader.load(server.url(for: "/a"), headers: ["Range": "bytes=600-", "If-Range": "\"old\""])
+                #expect(anonymous.statusCode == 206 && anonymous.data == bytes.dropFirst(600))
+                #expect(anonymous.headers["etag"] == nil && anonymous.headers["last-modified"] == nil)
+            }
+        }
+    }
+
+    /// A 304 carries what RFC 9110 §15.4.5 requires of it: the Cache-Control, Content-Location,
+    /// Date, ETag, Expires and Vary a 200 would have carried, and no body headers.
+    @Test func a304CarriesTheHeadersA200Would() async throws {
+        try await withTestServer { server in
+            let extra = [
+                "Cache-Control": "max-age=60", "Content-Location": "/a.png", "Expires": "Thu, 01 Dec 2044 16:00:00 GMT",
+                "Vary": "Accept", "X-Other": "1",
+            ]
+            server.set("/a", data: sampleBytes(100), contentType: "image/png", headers: extra, etag: "\"v1\"",
+                lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", acceptsRanges: true)
+            try await client.withLoader { loader in
+                let whole = try await loader.load(server.url(for: "/a"))
+                let notModified = try await loader.load(server.url(for: "/a"), headers: ["If-None-Match": "\"v1\""])
+                #expect(notModified.statusCode == 304)
+                for name in ["cache-control", "content-location", "expires", "vary", "etag"] {
+                    #expect(notModified.headers[name] == whole.headers[name], "\(name)")
+                    #expect(notModified.headers[name] != nil, "\(name)")
+                }
+                #expect(notModified.headers["date"].flatMap { HTTPDate($0) } != nil, "a Date, as on every answer")
+                #expect(whole.headers["date"].flatMap { HTTPDate($0) } != nil)
+                for name in ["content-type", "accept-ranges", "x-other", "last-modified"] {
+                    #expect(notModified.headers[name] == nil, "\(name) is not one a 304 carries")
+                }
+                // Behaviour headers count as the 200's; Last-Modified guides the update when there is no ETag.
+                server.set("/b", data: sampleBytes(100), lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
+                server.setBehavior("/b", .headers(["Cache-Control": "no-store"]))
+                let dated = try await loader.load(server.url(for: "/b"), headers: ["If-Modified-Since": "Wed, 21 Oct 2015 07:28:00 GMT"])
+                #expect(dated.statusCode == 304)
+                #expect(dated.headers["cache-control"] == "no-store")
+                #expect(dated.headers["last-modified"] == "Wed, 21 Oct 2015 07:28:00 GMT")
             }
         }
     }

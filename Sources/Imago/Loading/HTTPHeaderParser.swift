@@ -123,39 +123,17 @@ enum HTTPHeaderParser {
     // MARK: - Dates
 
     /// An HTTP date in any of the three formats RFC 9110 §5.6.7 requires recipients to accept
-    /// (IMF-fixdate, RFC 850, asctime), or `nil`.
-    static func httpDate(_ value: some StringProtocol) -> Date? {
-        let text = String(value.trimmingCharacters(in: .whitespaces))
-        // Real dates are about 30 characters of visible ASCII and spaces; refuse anything else
-        // before the formatter sees it. Long junk is slow to try, and Foundation's formatter on
-        // Linux traps on some text outside ASCII ("Incorrect range", found by the http-headers
-        // fuzz harness: Fuzz/http-headers/crashes/retry-after-date-outside-ascii).
-        guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return dateLock.withLock {
-            for formatter in dateFormatters {
-                if let date = formatter.date(from: text), date.timeIntervalSince1970.isFinite { return date }
-            }
-            return nil
-        }
+    /// (IMF-fixdate, RFC 850, asctime), or `nil`: ``HTTPDate``, a bounded parser of our own (no
+    /// Foundation formatter sees a server's bytes).
+    static func httpDate(_ value: some StringProtocol, now: Date = Date()) -> Date? {
+        HTTPDate(value, now: now)?.date
     }
-
-    /// Used under ``dateLock``: formatters keep mutable state while parsing.
-    private static let dateFormatters: [DateFormatter] = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ].map { format in
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        return formatter
-    }
-    private static let dateLock = NSLock()
 
     /// A `Retry-After` value as a wait: delta-seconds (`120`) or an HTTP date, counted from `now`
     /// (a past date is no wait). Negative, fractional, empty or unreadable values are `nil`.
     static func retryAfter(_ value: some StringProtocol, now: Date) -> Duration? {
         if let seconds = deltaSeconds(value) { return .seconds(seconds) }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = httpDate(value, now: now) else { return nil }
         return duration(seconds: date.timeIntervalSince(now))
     }
 

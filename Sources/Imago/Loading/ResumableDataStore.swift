@@ -5,13 +5,14 @@ import Synchronization
 /// cancelling), kept in memory so that the next request for the same URL asks only for the rest
 /// (`Range` with `If-Range`) instead of starting again.
 ///
-/// Only a response that can be resumed is kept: `Accept-Ranges: bytes`, a strong `ETag` or a
-/// `Last-Modified`, a declared length, no content coding and no `Cache-Control: no-store`. The store
+/// Only a response that can be resumed is kept: `Accept-Ranges: bytes`, a strong validator (a
+/// strong `ETag`, or a `Last-Modified` at least a second older than the response's `Date`), a
+/// declared length, no content coding and no `Cache-Control: no-store`. The store
 /// is bounded by count and bytes like every store here and evicts the least recently used first
 /// (it is a ``MemoryCache``); a partial download larger than the byte limit is not kept. What it
 /// holds is never an image: it only ever saves bytes of a download, and a resumed download is
-/// checked against the server's answer (`206` with a matching `Content-Range` and validator)
-/// before a byte of it is used.
+/// checked against the server's answer (`206` with exactly the `Content-Range` asked for and the
+/// validator sent) before a byte of it is used.
 public final class ResumableDataStore: Sendable {
     /// Identifies a download: the URL and the request's own headers, so a partial download made
     /// with one set of credentials is never continued under another.

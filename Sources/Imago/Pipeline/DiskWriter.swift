@@ -16,9 +16,9 @@ import Synchronization
 ///   decode are removed by the decode stage (``removeOriginal(_:for:)``), which cancels their write
 ///   if it is still pending: bytes that failed to decode are never kept;
 /// - **original bytes a cache layer held**, copied to disk as they are;
-/// - **a 304's refresh** of the stale original: the same bytes, a new lifetime and validators (the
-///   304's own `no-store` is not consulted yet: the stale copy was stored under a response that
-///   allowed it);
+/// - **a 304's refresh** of the stale original: the same bytes, the lifetime and validators the
+///   304's headers give (RFC 9111 §4.3.4: they update the stored ones). A 304 that says `no-store`
+///   removes the stored copy, and the request's processed variant, instead;
 /// - **a processed variant**, when ``ImagePipeline/Configuration/storesProcessedImagesOnDisk`` and the
 ///   image is still: encoded, stamped with its original's fingerprint, expiring with its original.
 ///
@@ -90,8 +90,15 @@ final class DiskWriter: Sendable {
         }
     }
 
-    /// A 304 said the stale copy `entry` is still good: gives it the response's validators and lifetime.
+    /// A 304 said the stale copy `entry` is still good: gives it the response's validators and
+    /// lifetime, or removes it (with the request's processed variant) when the 304 forbids storing.
     func refresh(_ entry: DiskCache.Entry, for request: ImageRequest, storage: DiskStorage) {
+        if storage.isForbidden {
+            // Whatever the request's cache policy: the server said this must not stay on disk.
+            remove(request.processedKey)
+            remove(request.originalKey)
+            return
+        }
         guard request.cachePolicy.writesDisk, let diskCache else { return }
         let metadata = entry.metadata.merging(storage.metadata) { _, new in new }
         schedule(for: request, key: request.originalKey, bytes: entry.data.count) {

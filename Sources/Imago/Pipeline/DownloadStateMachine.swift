@@ -14,7 +14,8 @@ struct DownloadStateMachine {
         /// New bytes: use them, kept on disk as `storage` says.
         case accept(storage: DiskStorage)
         /// 304 Not Modified for the stale copy: serve it and give it the lifetime and validators
-        /// of `storage`.
+        /// of `storage` (the 304's headers), or remove it when `storage` forbids storing (a 304
+        /// saying `no-store`, RFC 9111 §4.3.4).
         case refreshStale(storage: DiskStorage)
         /// The response cannot be used.
         case fail(ImagePipeline.Error)

@@ -16,7 +16,8 @@ struct Downloader {
     enum Verdict: Equatable {
         /// The image's bytes (the kept ones first when it resumed), kept on disk as `storage` says.
         case accept(body: Data, storage: DiskStorage, resumedByteCount: Int)
-        /// 304 for the stale copy: serve it, with the lifetime and validators of `storage`.
+        /// 304 for the stale copy: serve it, with the lifetime and validators of `storage` (removed
+        /// from disk instead when `storage` forbids storing).
         case refreshStale(storage: DiskStorage)
         /// The answer cannot be joined to the kept bytes: a new attempt starts from zero.
         case restart(reason: String)
@@ -46,6 +47,8 @@ struct Downloader {
             body = joined
         case .restart(let reason):
             return .restart(reason: reason)
+        case .fail(let error):
+            return .fail(error)
         }
         switch machine.response(statusCode: statusCode, headers: headers) {
         case .accept(let storage): return .accept(body: body, storage: storage, resumedByteCount: resumedByteCount)
@@ -111,8 +114,9 @@ struct Downloader {
                 case .refreshStale(let storage):
                     guard let stale else { throw .httpStatus(request.url, statusCode: response.statusCode) }
                     pipeline.diskWriter.refresh(stale, for: request, storage: storage)
+                    // The 304's storage rules hold for what is made of the bytes (no-store: nothing kept).
                     return ImagePipeline.LoadedData(
-                        data: stale.data, source: .disk, timing: timing, expiry: .lifetime(storage.lifetime))
+                        data: stale.data, source: .disk, storage: storage, timing: timing, expiry: .lifetime(storage.lifetime))
                 case .restart(let reason):
                     configuration.logger.info(
                         "Downloading \(configuration.logged(request.url)) again from the start: \(reason)")

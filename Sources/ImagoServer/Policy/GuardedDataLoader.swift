@@ -22,9 +22,11 @@ import NIOSSL
 /// Resources: the clients live in a pool (`HTTPClientPool`) that keeps at most
 /// ``maximumKeptClients`` (so idle connections stay bounded) and shuts every client down exactly
 /// once, on every path: a finished, failed or cancelled download, an eviction, ``shutdown()``, or
-/// the loader's release. Name resolution is waited for at most the connect timeout (and no
-/// longer than the caller wants), however long the resolver takes; a lookup that outlives the
-/// wait fails the download with a reason that says the DNS lookup timed out.
+/// the loader's release. Name resolution, at every hop, is waited for at most the connect timeout
+/// and at most what is left of the download timeout counted from the download's start (and no
+/// longer than the caller wants), however long the resolver takes: a redirect hop's lookup cannot
+/// outlive the download's deadline. A lookup that outlives the connect timeout fails the download
+/// with a reason that says the DNS lookup timed out; one cut by the deadline, as a download timeout.
 ///
 /// Errors name the URL that was asked for, never a redirect's target. A refusal fails as
 /// ``ImagePipeline/Error/connectionFailed(_:reason:)`` whose reason starts with
@@ -82,9 +84,11 @@ public final class GuardedDataLoader: DataLoading {
         // The clients this download's hops lease, released when it ends, however it ends.
         let leases = Locked<[HTTPClientPool.Lease]>([])
         defer { clients.release(leases.withLock { $0 }) }
+        // Every hop's lookup ends by the download's own deadline (the download timeout from now).
+        let deadline = ContinuousClock.now + configuration.downloadTimeout
         return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
             [self] url, headers throws(ImagePipeline.Error) in
-            let connection = try await connection(for: url, of: request.url)
+            let connection = try await connection(for: url, of: request.url, deadline: deadline)
             leases.withLock { $0.append(connection.lease) }
             var hop = HTTPClientTransfer.Hop(
                 client: connection.client,
@@ -104,12 +108,14 @@ public final class GuardedDataLoader: DataLoading {
 
     /// Checks `url` (a hop of the download of `requested`) and every address of its host, and
     /// leases a client that connects to one of them (``HTTPClientPool`` picks which).
-    private func connection(for url: URL, of requested: URL) async throws(ImagePipeline.Error) -> Connection {
+    private func connection(
+        for url: URL, of requested: URL, deadline: ContinuousClock.Instant
+    ) async throws(ImagePipeline.Error) -> Connection {
         if let reason = policy.refusal(for: url) { throw .connectionFailed(requested, reason: reason) }
         guard let host = url.host, !host.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             throw .connectionFailed(requested, reason: SourcePolicy.Refusal.missingHost.reason(detail: nil))
         }
-        let addresses = try await addresses(of: host, for: requested)
+        let addresses = try await addresses(of: host, for: requested, deadline: deadline)
         guard !addresses.isEmpty else {
             throw .connectionFailed(requested, reason: "the host name \(host) has no address")
         }
@@ -138,20 +144,34 @@ public final class GuardedDataLoader: DataLoading {
         return Connection(lease: lease, client: client, target: target, hostHeader: hostHeader)
     }
 
-    /// `host`'s addresses, waited for at most the connect timeout (or the download timeout, when
-    /// shorter) and no longer than the caller wants.
-    private func addresses(of host: String, for requested: URL) async throws(ImagePipeline.Error) -> [IPAddress] {
-        let limit = min(configuration.connectTimeout, configuration.downloadTimeout)
-        switch await BoundedWait.run(within: limit, { [resolver] in try await resolver.resolve(host: host) }) {
+    /// `host`'s addresses, waited for at most the connect timeout, never past `deadline` (the
+    /// download's), and no longer than the caller wants.
+    private func addresses(
+        of host: String, for requested: URL, deadline: ContinuousClock.Instant
+    ) async throws(ImagePipeline.Error) -> [IPAddress] {
+        let left = Self.lookupLimit(connectTimeout: configuration.connectTimeout, until: deadline, now: .now)
+        let downloadTimedOut = ImagePipeline.Error.timedOut(requested, .download, after: configuration.downloadTimeout)
+        guard left.limit > .zero else { throw downloadTimedOut }
+        switch await BoundedWait.run(within: left.limit, { [resolver] in try await resolver.resolve(host: host) }) {
         case .value(let addresses):
             return addresses
         case .failed(let error):
             throw .connectionFailed(requested, reason: "the host name could not be resolved (\(error))")
         case .timedOut:
-            throw .connectionFailed(requested, reason: Self.dnsTimeoutReason(host: host, after: limit))
+            if left.endsAtDeadline { throw downloadTimedOut }
+            throw .connectionFailed(requested, reason: Self.dnsTimeoutReason(host: host, after: left.limit))
         case .cancelled:
             throw .cancelled(requested)
         }
+    }
+
+    /// How long one hop's lookup may be waited for: the connect timeout, or what is left until the
+    /// download's `deadline` when that is shorter (`endsAtDeadline`; zero when it has passed).
+    static func lookupLimit(
+        connectTimeout: Duration, until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant
+    ) -> (limit: Duration, endsAtDeadline: Bool) {
+        let left = max(.zero, deadline - now)
+        return left < connectTimeout ? (left, true) : (connectTimeout, false)
     }
 
     /// The reason of a lookup that did not answer in time.

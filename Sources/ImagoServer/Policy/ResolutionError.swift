@@ -20,5 +20,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             host: host,
             reason: "\(limit) DNS lookups are already waiting for the system resolver (the limit), so this one was refused")
     }
+
+    /// The lookup was not started: `limit` lookups of the same host are already blocked in the
+    /// system resolver (its DNS server is probably not answering).
+    static func tooManyOutstandingForHost(host: String, limit: Int) -> ResolutionError {
+        ResolutionError(
+            host: host,
+            reason: "\(limit) DNS lookups of this host are already waiting for the system resolver (the limit per host), "
+                + "so this one was refused; its DNS server may not be answering")
+    }
 }
 #endif

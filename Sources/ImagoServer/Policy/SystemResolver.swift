@@ -8,27 +8,38 @@ import Darwin
 #endif
 
 /// The system's resolver (getaddrinfo: /etc/hosts and DNS), each lookup on a thread of its own,
-/// at most ``maximumOutstandingLookups`` at once.
+/// at most ``maximumOutstandingLookups`` at once and at most ``maximumOutstandingLookupsPerHost``
+/// for one host name.
 ///
 /// getaddrinfo blocks and cannot be stopped. A caller that is cancelled (``GuardedDataLoader``
 /// cancels at its connect timeout) stops waiting at once; the lookup keeps its thread until the
 /// system answers and its answer is dropped. Such lookups still count against the limit, so a DNS
 /// server that never answers costs at most that many threads: beyond them a lookup fails at once
-/// with a ``ResolutionError`` that says so.
+/// with a ``ResolutionError`` that says so. The limit per host keeps one name whose DNS server
+/// hangs from holding every thread: the other names still resolve.
 public struct SystemResolver: HostResolving {
     /// The most lookups blocked in getaddrinfo at once (each holds a thread). Default: 64.
     public var maximumOutstandingLookups: Int { lookups.limit }
+    /// The most lookups of one host name blocked at once (a name compared as given, in lower
+    /// case). Default: 8; never more than ``maximumOutstandingLookups``.
+    public var maximumOutstandingLookupsPerHost: Int { lookups.perKeyLimit }
     private let lookups: BlockingLookups
     private let lookup: @Sendable (String) throws -> [IPAddress]
 
-    /// A resolver that lets at most `maximumOutstandingLookups` lookups block at once.
-    public init(maximumOutstandingLookups: Int = 64) {
-        self.init(maximumOutstandingLookups: maximumOutstandingLookups, lookup: Self.systemLookup)
+    /// A resolver that lets at most `maximumOutstandingLookups` lookups block at once, and at most
+    /// `maximumOutstandingLookupsPerHost` of one host name.
+    public init(maximumOutstandingLookups: Int = 64, maximumOutstandingLookupsPerHost: Int = 8) {
+        self.init(
+            maximumOutstandingLookups: maximumOutstandingLookups, maximumOutstandingLookupsPerHost: maximumOutstandingLookupsPerHost,
+            lookup: Self.systemLookup)
     }
 
     /// A resolver whose blocking step is `lookup` instead of getaddrinfo (tests: a lookup that hangs).
-    init(maximumOutstandingLookups: Int, lookup: @escaping @Sendable (String) throws -> [IPAddress]) {
-        self.lookups = BlockingLookups(limit: maximumOutstandingLookups)
+    init(
+        maximumOutstandingLookups: Int, maximumOutstandingLookupsPerHost: Int = 8,
+        lookup: @escaping @Sendable (String) throws -> [IPAddress]
+    ) {
+        self.lookups = BlockingLookups(limit: maximumOutstandingLookups, perKeyLimit: maximumOutstandingLookupsPerHost)
         self.lookup = lookup
     }
 
@@ -37,10 +48,14 @@ public struct SystemResolver: HostResolving {
 
     public func resolve(host: String) async throws -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
-        guard let addresses = try await lookups.run({ [lookup] in try lookup(host) }) else {
+        switch try await lookups.run(key: host.lowercased(), { [lookup] in try lookup(host) }) {
+        case .success(let addresses):
+            return addresses
+        case .failure(.total):
             throw ResolutionError.tooManyOutstanding(host: host, limit: lookups.limit)
+        case .failure(.key):
+            throw ResolutionError.tooManyOutstandingForHost(host: host, limit: lookups.perKeyLimit)
         }
-        return addresses
     }
 
     /// getaddrinfo's addresses for `host`, without duplicates, in its order.

@@ -18,7 +18,7 @@ import Testing
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url", "colour-profile", "resumption", "jpeg-preview",
+        "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -104,8 +104,25 @@ enum FuzzCorpus {
         case "colour-profile": colourProfile(data)
         case "resumption": resumption(data)
         case "jpeg-preview": jpegPreview(data)
+        case "http-date": httpDate(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
+    }
+
+    /// Fuzz/http-date/Harness.swift (FuzzTarget.httpDate): any bytes as an HTTP date against two
+    /// clocks, read back from its IMF-fixdate; Retry-After and the strong-date rule on the text.
+    static func httpDate(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        for now in [Date(timeIntervalSince1970: 1_795_824_000), Date(timeIntervalSince1970: -2_000_000_000)] {
+            let date = HTTPDate(bytes: data, now: now)
+            precondition(HTTPDate(text, now: now) == date, "the text and the bytes read differently")
+            if let date, date.secondsSince1970 <= 253_402_300_799 {
+                precondition(HTTPDate(HTTPDate.imfFixdate(date.date), now: now) == date, "a date that does not read back")
+            }
+            _ = HTTPHeaderParser.retryAfter(text, now: now)
+        }
+        _ = ResumptionStateMachine.isStrong(lastModified: text, date: "Sun, 06 Nov 1994 08:49:37 GMT")
+        _ = ResumptionStateMachine.isStrong(lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", date: text)
     }
 
     /// Fuzz/processing-url/Harness.swift: the proxy's URL grammar and address literals.

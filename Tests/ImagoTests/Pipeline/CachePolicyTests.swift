@@ -232,6 +232,10 @@ struct ProcessedVariantHTTPCachingTests {
             _ = try await first.image(for: request)
             await first.waitForDiskWrites()
 
+            // The same bytes, now cacheable for an hour: the 304 says so (RFC 9111 §4.3.4).
+            fixture.server.set(
+                "/v.jpg", data: try Fixtures.jpeg(width: 120, height: 80), contentType: "image/jpeg",
+                headers: ["Cache-Control": "max-age=3600"], etag: "\"v1\"")
             let second = ImagePipeline(configuration: try configuration(fixture))
             let revalidated = try await second.image(for: request)
             #expect(revalidated.source == .disk)
@@ -241,8 +245,7 @@ struct ProcessedVariantHTTPCachingTests {
             #expect(requests.last?.header("If-None-Match") == "\"v1\"")
             await second.waitForDiskWrites()
 
-            // The 304 carried no max-age, so both are now fresh for the default lifetime (forever):
-            // the processed variant alone answers, with no request.
+            // The 304's max-age refreshed both: the processed variant alone answers, with no request.
             let disk = try DiskCache(directory: fixture.directory)
             #expect(disk.entry(forKey: request.processedKey)?.isExpired == false)
             disk.remove(forKey: request.originalKey)
@@ -277,6 +280,36 @@ struct ProcessedVariantHTTPCachingTests {
             let third = ImagePipeline(configuration: try configuration(fixture))
             #expect(try await third.image(for: request).container.pixelSize == PixelSize(width: 20, height: 30))
             #expect(fixture.server.requestCount(for: "/c.jpg") == 2)
+        }
+    }
+
+    /// RFC 9111 §4.3.4: a 304's headers update the stored ones, and `no-store` among them means the
+    /// copy must not stay stored. It is served this once (the server said it is current), then gone.
+    @Test("A 304 that says no-store removes the stored copy and its variant instead of refreshing them")
+    func notModifiedWithNoStore() async throws {
+        try await PipelineFixture.with { fixture in
+            let data = try Fixtures.jpeg(width: 120, height: 80)
+            fixture.server.set("/s.jpg", data: data, contentType: "image/jpeg", headers: ["Cache-Control": "max-age=0"], etag: "\"s1\"")
+            let request = ImageRequest(url: fixture.server.url(for: "/s.jpg"), maximumPixelSize: 30)
+            let first = ImagePipeline(configuration: try configuration(fixture))
+            _ = try await first.image(for: request)
+            await first.waitForDiskWrites()
+            #expect(try fixture.diskEntryCount() == 2)
+
+            fixture.server.set("/s.jpg", data: data, contentType: "image/jpeg", headers: ["Cache-Control": "no-store"], etag: "\"s1\"")
+            let second = ImagePipeline(configuration: try configuration(fixture))
+            let revalidated = try await second.image(for: request)
+            #expect(revalidated.source == .disk, "the 304 said the stored bytes are current")
+            #expect(revalidated.container.pixelSize == PixelSize(width: 30, height: 20))
+            #expect(!revalidated.isStorable)
+            #expect(fixture.server.requests(for: "/s.jpg").last?.header("If-None-Match") == "\"s1\"")
+            await second.waitForDiskWrites()
+            #expect(try fixture.diskEntryCount() == 0, "neither the original nor its variant stays on disk")
+
+            // The next load has nothing to revalidate: it downloads, unconditionally.
+            let third = ImagePipeline(configuration: try configuration(fixture))
+            #expect(try await third.image(for: request).source == .network)
+            #expect(fixture.server.requests(for: "/s.jpg").last?.header("If-None-Match") == nil)
         }
     }
 }

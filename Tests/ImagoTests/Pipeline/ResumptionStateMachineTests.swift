@@ -32,11 +32,40 @@ struct ResumptionStateMachineTests {
         #expect(kept?.ifRange == "\"v1\"")
     }
 
-    @Test("Last-Modified alone is enough, and goes in If-Range")
+    @Test("Last-Modified alone is enough when it is strong (a second or more before Date), and goes in If-Range")
     func keepsWithLastModified() {
         let date = "Wed, 21 Oct 2015 07:28:00 GMT"
-        let received = Self.head(200, ["accept-ranges": "bytes", "last-modified": date, "content-length": "100"], body: Self.whole.prefix(10))
-        #expect(machine(nil).resumableData(from: received)?.ifRange == date)
+        let headers = ["accept-ranges": "bytes", "last-modified": date, "content-length": "100", "date": "Wed, 21 Oct 2015 07:28:01 GMT"]
+        #expect(machine(nil).resumableData(from: Self.head(200, headers, body: Self.whole.prefix(10)))?.ifRange == date)
+    }
+
+    @Test(
+        "A weak Last-Modified (RFC 9110 §8.8.2.2) is not kept: the file may change within its second",
+        arguments: [
+            ("no Date", nil as String?),
+            ("the same second", "Wed, 21 Oct 2015 07:28:00 GMT"),
+            ("a Date before it", "Wed, 21 Oct 2015 07:27:59 GMT"),
+            ("an unreadable Date", "yesterday"),
+            ("a Date with junk after it", "Wed, 21 Oct 2015 07:29:00 GMT x"),
+        ])
+    func refusesAWeakLastModified(_ reason: String, date: String?) {
+        var headers = ["accept-ranges": "bytes", "last-modified": "Wed, 21 Oct 2015 07:28:00 GMT", "content-length": "100"]
+        headers["date"] = date
+        #expect(machine(nil).resumableData(from: Self.head(200, headers, body: Self.whole.prefix(10))) == nil, "\(reason)")
+        // Nor is an unreadable Last-Modified, whatever the Date.
+        headers["last-modified"] = "21 Oct 2015"
+        headers["date"] = "Thu, 22 Oct 2015 07:28:00 GMT"
+        #expect(machine(nil).resumableData(from: Self.head(200, headers, body: Self.whole.prefix(10))) == nil)
+    }
+
+    @Test("The strong-date rule in each HTTP-date form")
+    func strongDates() {
+        let modified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        #expect(ResumptionStateMachine.isStrong(lastModified: modified, date: "Sun, 06 Nov 1994 08:49:38 GMT"))
+        #expect(ResumptionStateMachine.isStrong(lastModified: modified, date: "Sun Nov  6 08:49:38 1994"))
+        #expect(ResumptionStateMachine.isStrong(lastModified: "Sunday, 06-Nov-94 08:49:37 GMT", date: "Sun, 06 Nov 1994 08:50:00 GMT"))
+        #expect(!ResumptionStateMachine.isStrong(lastModified: modified, date: "Sun Nov  6 08:49:37 1994"))
+        #expect(!ResumptionStateMachine.isStrong(lastModified: modified, date: nil))
     }
 
     @Test(
@@ -108,6 +137,9 @@ struct ResumptionStateMachineTests {
             ("another ETag", ["content-range": "bytes 40-99/100", "etag": "\"v2\""], 60),
             ("a coded body", ["content-range": "bytes 40-99/100", "etag": "\"v1\"", "content-encoding": "gzip"], 60),
             ("a body shorter than its range", ["content-range": "bytes 40-99/100", "etag": "\"v1\""], 59),
+            ("no ETag: which version the bytes come from is unknown", ["content-range": "bytes 40-99/100"], 60),
+            ("a weak ETag of the same opaque tag", ["content-range": "bytes 40-99/100", "etag": "W/\"v1\""], 60),
+            ("an unreadable ETag", ["content-range": "bytes 40-99/100", "etag": "\"v\u{1}1\""], 60),
         ] as [(String, [String: String], Int)])
     func restarts(_ reason: String, headers: [String: String], bodyLength: Int) {
         let action = machine().response(statusCode: 206, headers: headers, body: Data(repeating: 1, count: bodyLength))
@@ -117,14 +149,39 @@ struct ResumptionStateMachineTests {
         }
     }
 
-    @Test("A 206 with another Last-Modified, when that was the validator, starts again")
-    func restartsOnAnotherDate() {
+    @Test(
+        "A 206 with another Last-Modified, or none, when that was the validator, starts again",
+        arguments: [
+            ["content-range": "bytes 40-99/100", "last-modified": "Thu, 22 Oct 2015 07:28:00 GMT"],
+            ["content-range": "bytes 40-99/100"],
+            ["content-range": "bytes 40-99/100", "etag": "\"v1\""],
+        ])
+    func restartsOnAnotherDate(headers: [String: String]) {
         let kept = ResumableData(data: Self.whole.prefix(40), totalLength: 100, etag: nil, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
-        let headers = ["content-range": "bytes 40-99/100", "last-modified": "Thu, 22 Oct 2015 07:28:00 GMT"]
         guard case .restart = machine(kept).response(statusCode: 206, headers: headers, body: Data(Self.whole.dropFirst(40))) else {
-            Issue.record("a changed date was joined")
+            Issue.record("a 206 that does not carry the date sent was joined: \(headers)")
             return
         }
+        // The same date joins.
+        let same = ["content-range": "bytes 40-99/100", "last-modified": "Wed, 21 Oct 2015 07:28:00 GMT"]
+        #expect(machine(kept).response(statusCode: 206, headers: same, body: Data(Self.whole.dropFirst(40))) == .resumed(Self.whole))
+    }
+
+    @Test("A 206 to a request that asked for no range is an error, never the whole body")
+    func anUnrequested206Fails() {
+        let headers = ["content-range": "bytes 0-49/100", "etag": "\"v1\"", "content-length": "50"]
+        let body = Data(Self.whole.prefix(50))
+        #expect(machine(nil).response(statusCode: 206, headers: headers, body: body) == .fail(.httpStatus(Self.url, statusCode: 206)))
+        // Even one that claims to hold everything: nobody asked for a part.
+        let all = ["content-range": "bytes 0-99/100", "etag": "\"v1\""]
+        #expect(machine(nil).response(statusCode: 206, headers: all, body: Self.whole) == .fail(.httpStatus(Self.url, statusCode: 206)))
+        // Kept bytes that cannot be resumed (no validator) send no Range either.
+        let unresumable = ResumableData(data: Self.whole.prefix(40), totalLength: 100, etag: nil, lastModified: nil)
+        #expect(machine(unresumable).partial == nil)
+        #expect(machine(unresumable).headers(adding: [:]) == [:])
+        #expect(machine(unresumable).response(statusCode: 206, headers: headers, body: body) == .fail(.httpStatus(Self.url, statusCode: 206)))
+        // The caller's own Range: the part is theirs, as it came.
+        #expect(machine(headers: ["Range": "bytes=0-49"]).response(statusCode: 206, headers: headers, body: body) == .whole)
     }
 
     // MARK: Progress, and a resumed attempt cut again
