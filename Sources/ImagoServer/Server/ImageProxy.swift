@@ -39,11 +39,15 @@ public final class ImageProxy: Sendable {
         // `local:///` sources, when the server has a root, are read from it; the rest is fetched.
         var sourcePolicy = configuration.sourcePolicy
         sourcePolicy.allowsLocalFiles = configuration.localFilesystemRoot != nil
+        sourcePolicy.allowsS3 = configuration.s3 != nil
         self.sourcePolicy = sourcePolicy
-        let sourceLoader: any DataLoading =
+        var sourceLoader: any DataLoading =
             configuration.localFilesystemRoot.map {
                 LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
             } ?? loader
+        if let s3 = configuration.s3 {
+            sourceLoader = S3DataLoader(configuration: s3, transport: loader, next: sourceLoader, now: configuration.now)
+        }
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }
         // No memory cache: what is kept of a render is its encoded response (`responses`).
@@ -57,7 +61,8 @@ public final class ImageProxy: Sendable {
         pipelineConfiguration.decodedOriginalsEntryFraction = configuration.decodedSourceEntryFraction
         pipelineConfiguration.maximumDecodingBytes = configuration.decodingBytes
         pipelineConfiguration.now = configuration.now
-        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes = [LocalFileDataLoader.scheme] }
+        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes.insert(LocalFileDataLoader.scheme) }
+        if configuration.s3 != nil { pipelineConfiguration.additionalSchemes.insert(S3DataLoader.scheme) }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
         admission = AdmissionQueue(
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
@@ -165,6 +170,10 @@ public final class ImageProxy: Sendable {
             throw ProxyError(
                 status: 404, code: "source_not_found",
                 message: "local:// sources are off: this server has no local filesystem root (IMGPROXY_LOCAL_FILESYSTEM_ROOT)")
+        }
+        if parsed.source.scheme?.lowercased() == S3DataLoader.scheme, configuration.s3 == nil {
+            throw ProxyError(
+                status: 404, code: "source_not_found", message: "s3:// sources are off: this server has no S3 configuration (IMGPROXY_USE_S3)")
         }
         if let reason = sourcePolicy.refusal(for: parsed.source) {
             throw ProxyError(
