@@ -21,7 +21,23 @@ test_packages=(
   libjpeg-turbo-progs  # djpeg: the JPEG baseline of the benchmarks (.ci/run's bench stage)
   tmux                 # the CLI's terminal tests
   strace               # the system calls per disk hit of `imago-bench --counts` (bench stage, CountsCheckTests)
+  python3-venv         # the test venv of moto's S3 server (install_test_venv below)
 )
+
+# PyPI packages some tests drive, in the test venv .build/test-venv (ImagoTestSupport's
+# ExternalPrograms.testVenvPython finds it): moto's standalone S3 server for the s3:// source test.
+test_python_packages=(
+  "moto[server]==5.2.1"  # S3SourceTests: an S3-compatible server on loopback, with boto3 to fill it
+)
+
+# Makes .build/test-venv with the test_python_packages when it lacks one of them.
+install_test_venv() {
+  local venv=.build/test-venv
+  if [ -x "$venv/bin/moto_server" ] && "$venv/bin/python" -c 'import moto, boto3' 2>/dev/null; then return 0; fi
+  echo "Making the test venv $venv (${test_python_packages[*]})" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "${test_python_packages[@]}"
+}
 
 # Prints the packages among "$@" that are not installed, one per line.
 missing_packages() {

@@ -39,6 +39,19 @@ public enum ExternalPrograms {
     /// Debian's `nginx`.
     public static let nginx = find("nginx")
 
+    /// The test venv's Python (`IMAGO_TEST_VENV`, else `.build/test-venv` of this checkout, which
+    /// `Scripts/run test` and `.ci/run` make with `Scripts/packages.sh`'s PyPI packages), when it
+    /// has moto's standalone S3 server.
+    public static let testVenvPython: String? = {
+        let venv =
+            ProcessInfo.processInfo.environment["IMAGO_TEST_VENV"]
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/test-venv").path
+        let python = venv + "/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: venv + "/bin/moto_server") else { return nil }
+        return FileManager.default.isExecutableFile(atPath: python) ? python : nil
+    }()
+
     /// Whether this process runs under AddressSanitizer or ThreadSanitizer.
     public static let sanitized: Bool = {
         let environment = ProcessInfo.processInfo.environment

@@ -1,4 +1,5 @@
 #if os(Linux)
+import Foundation
 import Imago
 
 /// What a proxy request asks for: the crop, the resize and where it cuts, the rotation, the
@@ -90,6 +91,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Part of the cache key only: changing it makes a new response without changing the image.
     /// Default: `nil`.
     public var cacheBuster: String?
+    /// The image answered, processed with these options, when the source cannot be fetched or
+    /// decoded (imgproxy Pro's `fallback_image_url`, `fiu`: a base64url-encoded URL), under the
+    /// source policy and the server's fallback status and TTL. Default: `nil`, the server's
+    /// fallback image, if any.
+    public var fallbackImageURL: URL?
     /// The most pixels (width x height) a source may have for this request, in pixels (the URL
     /// gives megapixels); never above the server's own limit. A security option: refused (403)
     /// unless the server allows them. Default: `nil` (the server's limit).
@@ -228,6 +234,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
         // Length-prefixed: a cache buster is free text and must not read as other options.
         if let cacheBuster { parts.append("cb:\(cacheBuster.utf8.count):\(cacheBuster)") }
+        if let fallbackImageURL { parts.append("fiu:\(fallbackImageURL.absoluteString.utf8.count):\(fallbackImageURL.absoluteString)") }
         return parts.joined(separator: "/")
     }
 }

@@ -154,6 +154,9 @@ struct ProcessingOptionsParser {
             options.cacheBuster = arguments[0].isEmpty ? nil : String(arguments[0])
         case "pr", "preset":
             try applyPresets(arguments, for: name)
+        case "fiu", "fallback_image_url":
+            try expect(arguments, atMost: 1, for: name)
+            options.fallbackImageURL = try Self.fallbackImageURL(arguments[0], for: name)
         case "msr", "max_src_resolution":
             try expect(arguments, atMost: 1, for: name)
             let megapixels = try Self.decimal(arguments[0], in: 0...100_000, for: name)

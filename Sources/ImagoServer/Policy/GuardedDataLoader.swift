@@ -78,6 +78,36 @@ public final class GuardedDataLoader: DataLoading {
     public func loadData(
         for request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
     ) async throws(ImagePipeline.Error) -> DataLoader.Response {
+        try await load(request, trusting: nil, progress: progress)
+    }
+
+    /// Loads `request` from an origin the operator configured (``S3DataLoader``'s endpoint): the
+    /// source policy's rules (allow-lists, non-public addresses) are not applied to the hops that
+    /// go to `request.url`'s own scheme, host and port; a redirect elsewhere is checked as usual.
+    /// The same clients, timeouts and size limits as every other download.
+    package func loadData(
+        fromTrustedOrigin request: DataLoader.Request, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
+        try await load(request, trusting: Origin(request.url), progress: progress)
+    }
+
+    /// A URL's scheme, host and port, as a redirect hop is compared with a trusted origin.
+    private struct Origin: Hashable {
+        var scheme: String
+        var host: String
+        var port: Int
+
+        init?(_ url: URL) {
+            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+            self.scheme = scheme
+            self.host = host
+            self.port = url.port ?? (scheme == "https" ? 443 : 80)
+        }
+    }
+
+    private func load(
+        _ request: DataLoader.Request, trusting trusted: Origin?, progress: @escaping @Sendable (ImageTask.Progress) -> Void
+    ) async throws(ImagePipeline.Error) -> DataLoader.Response {
         guard !clients.isShutDown else {
             throw .connectionFailed(request.url, reason: DownloadValidator.shutDownReason)
         }
@@ -88,7 +118,8 @@ public final class GuardedDataLoader: DataLoading {
         let deadline = ContinuousClock.now + configuration.downloadTimeout
         return try await HTTPClientTransfer.run(request, configuration: configuration, progress: progress) {
             [self] url, headers throws(ImagePipeline.Error) in
-            let connection = try await connection(for: url, of: request.url, deadline: deadline)
+            let connection = try await connection(
+                for: url, of: request.url, deadline: deadline, trusted: trusted != nil && Origin(url) == trusted)
             leases.withLock { $0.append(connection.lease) }
             var hop = HTTPClientTransfer.Hop(
                 client: connection.client,
@@ -108,10 +139,11 @@ public final class GuardedDataLoader: DataLoading {
 
     /// Checks `url` (a hop of the download of `requested`) and every address of its host, and
     /// leases a client that connects to one of them (``HTTPClientPool`` picks which).
+    /// A `trusted` hop (the operator's own origin) skips the policy's checks.
     private func connection(
-        for url: URL, of requested: URL, deadline: ContinuousClock.Instant
+        for url: URL, of requested: URL, deadline: ContinuousClock.Instant, trusted: Bool
     ) async throws(ImagePipeline.Error) -> Connection {
-        if let reason = policy.refusal(for: url) { throw .connectionFailed(requested, reason: reason) }
+        if !trusted, let reason = policy.refusal(for: url) { throw .connectionFailed(requested, reason: reason) }
         guard let host = url.host, !host.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             throw .connectionFailed(requested, reason: SourcePolicy.Refusal.missingHost.reason(detail: nil))
         }
@@ -123,7 +155,7 @@ public final class GuardedDataLoader: DataLoading {
         // private addresses is refused as a whole.
         let https = url.scheme?.lowercased() == "https"
         let port = url.port ?? (https ? 443 : 80)
-        for candidate in addresses {
+        for candidate in addresses where !trusted {
             if let reason = policy.refusal(for: candidate, host: host, port: port) {
                 throw .connectionFailed(requested, reason: reason)
             }

@@ -29,6 +29,11 @@ public struct SourcePolicy: Sendable, Hashable {
     /// ``LocalFileDataLoader`` confines them to. Default: `false`.
     public var allowsLocalFiles: Bool = false
 
+    /// Whether `s3://bucket/key` sources may be fetched: `true` when the proxy has an S3
+    /// configuration (``ImageProxyConfiguration/s3``), whose endpoint ``S3DataLoader`` fetches
+    /// them from. Default: `false`.
+    public var allowsS3: Bool = false
+
     /// URL prefixes a source must start with (imgproxy's `IMGPROXY_ALLOWED_SOURCES`), `*` matching
     /// any run of characters other than `/`; e.g. `https://images.example.com/`, `local:///`,
     /// `https://*.example.com/`. Empty: any source the other rules allow. Default: empty.
@@ -66,6 +71,7 @@ public struct SourcePolicy: Sendable, Hashable {
             return Refusal.sourceNotAllowed.reason(detail: "\(url.absoluteString) starts with none of IMGPROXY_ALLOWED_SOURCES")
         }
         if allowsLocalFiles, url.scheme?.lowercased() == LocalFileDataLoader.scheme { return nil }
+        if allowsS3, url.scheme?.lowercased() == S3DataLoader.scheme { return nil }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return Refusal.scheme.reason(detail: "the source's scheme is '\(url.scheme ?? "")'")
         }

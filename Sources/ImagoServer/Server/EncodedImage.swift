@@ -15,5 +15,9 @@ struct EncodedImage: Sendable {
     var isStorable = true
     /// The `Content-Disposition` value (imgproxy's `filename`, `return_attachment`); `nil`: none.
     var contentDisposition: String? = nil
+    /// The status of a fallback image's answer (``FallbackImage/statusCode``); `nil`: not one.
+    var fallbackStatus: Int? = nil
+    /// A fallback image's `max-age` (``FallbackImage/ttl``), when it has one.
+    var fallbackTTL: Int? = nil
 }
 #endif

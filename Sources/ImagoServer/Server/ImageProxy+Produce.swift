@@ -88,7 +88,7 @@ extension ImageProxy {
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels
-        if parsed.source.scheme?.lowercased() == LocalFileDataLoader.scheme {
+        if [LocalFileDataLoader.scheme, FallbackImage.scheme].contains(parsed.source.scheme?.lowercased()) {
             // A local file is as near as the disk cache, and a copy there would outlive a change
             // of root (a cache folder kept across runs) or of the file itself.
             request.cachePolicy = ImageRequest.CachePolicy(readsDisk: false, writesDisk: false)

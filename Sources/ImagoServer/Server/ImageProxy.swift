@@ -21,7 +21,7 @@ public final class ImageProxy: Sendable {
     private let responses: MemoryCache<String, EncodedImage>
     private let loader: GuardedDataLoader
     /// The configuration's source policy, with `local:` sources allowed when there is a root.
-    private let sourcePolicy: SourcePolicy
+    let sourcePolicy: SourcePolicy
     /// Whether this build of Imago can write WebP (`ImageContainer.encoded(as: .webp)`).
     public let canWriteWebP: Bool
     /// Whether this build of Imago can write AVIF (`ImageContainer.encoded(as: .avif)`).
@@ -39,11 +39,18 @@ public final class ImageProxy: Sendable {
         // `local:///` sources, when the server has a root, are read from it; the rest is fetched.
         var sourcePolicy = configuration.sourcePolicy
         sourcePolicy.allowsLocalFiles = configuration.localFilesystemRoot != nil
+        sourcePolicy.allowsS3 = configuration.s3 != nil
         self.sourcePolicy = sourcePolicy
-        let sourceLoader: any DataLoading =
+        var sourceLoader: any DataLoading =
             configuration.localFilesystemRoot.map {
                 LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
             } ?? loader
+        if case .data(let data)? = configuration.fallbackImage?.source {
+            sourceLoader = FallbackDataLoader(data: data, next: sourceLoader)
+        }
+        if let s3 = configuration.s3 {
+            sourceLoader = S3DataLoader(configuration: s3, transport: loader, next: sourceLoader, now: configuration.now)
+        }
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }
         // No memory cache: what is kept of a render is its encoded response (`responses`).
@@ -57,7 +64,9 @@ public final class ImageProxy: Sendable {
         pipelineConfiguration.decodedOriginalsEntryFraction = configuration.decodedSourceEntryFraction
         pipelineConfiguration.maximumDecodingBytes = configuration.decodingBytes
         pipelineConfiguration.now = configuration.now
-        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes = [LocalFileDataLoader.scheme] }
+        if configuration.localFilesystemRoot != nil { pipelineConfiguration.additionalSchemes.insert(LocalFileDataLoader.scheme) }
+        if configuration.s3 != nil { pipelineConfiguration.additionalSchemes.insert(S3DataLoader.scheme) }
+        pipelineConfiguration.additionalSchemes.insert(FallbackImage.scheme)
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
         admission = AdmissionQueue(
             maximumRunning: configuration.maximumConcurrentRequests, maximumWaiting: configuration.maximumQueuedRequests)
@@ -113,7 +122,7 @@ public final class ImageProxy: Sendable {
         }
         let outcome = await admission.run { () async -> Result<EncodedImage, ProxyError> in
             do throws(ProxyError) {
-                return .success(try await self.produce(parsed, format: plan.format))
+                return .success(try await self.produceOrFallback(parsed, format: plan.format))
             } catch {
                 return .failure(error)
             }
@@ -165,6 +174,10 @@ public final class ImageProxy: Sendable {
             throw ProxyError(
                 status: 404, code: "source_not_found",
                 message: "local:// sources are off: this server has no local filesystem root (IMGPROXY_LOCAL_FILESYSTEM_ROOT)")
+        }
+        if parsed.source.scheme?.lowercased() == S3DataLoader.scheme, configuration.s3 == nil {
+            throw ProxyError(
+                status: 404, code: "source_not_found", message: "s3:// sources are off: this server has no S3 configuration (IMGPROXY_USE_S3)")
         }
         if let reason = sourcePolicy.refusal(for: parsed.source) {
             throw ProxyError(
@@ -262,14 +275,16 @@ public final class ImageProxy: Sendable {
     }
 
     private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: plan.maxAge))]
+        // A fallback image (ImageProxy+Fallback.swift) has its own status and, if shorter, max-age.
+        let maxAge = image.fallbackTTL.map { min($0, plan.maxAge) } ?? plan.maxAge
+        var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: maxAge))]
         if plan.varies { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
         if let disposition = image.contentDisposition { headers.append(("Content-Disposition", disposition)) }
-        return ProxyResponse(status: 200, headers: headers, body: image.data)
+        return ProxyResponse(status: image.fallbackStatus ?? 200, headers: headers, body: image.data)
     }
 
     /// `Cache-Control` of a response: the proxy's `max-age`, or, when it passes the source's

@@ -69,6 +69,14 @@ public struct ImageProxyConfiguration: Sendable {
     /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); a path never leads out of it (``LocalFileDataLoader``).
     /// `nil`: `local:` sources are answered 404, as imgproxy does without a root. Default: `nil`.
     public var localFilesystemRoot: String? = nil
+    /// Where `s3://bucket/key` sources are fetched from, and with which credentials (imgproxy's
+    /// `IMGPROXY_USE_S3` and `IMGPROXY_S3_*`; ``S3DataLoader``). `nil`: `s3:` sources are
+    /// answered 404, as imgproxy does without S3. Default: `nil`.
+    public var s3: S3Configuration? = nil
+    /// The image answered when a source cannot be fetched or decoded, with its status and TTL
+    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
+    /// answered, unless the path names a fallback (`fiu`). Default: `nil`.
+    public var fallbackImage: FallbackImage? = nil
     /// Whether a response's `Cache-Control` follows its source's (imgproxy's
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`): `max-age` is what is left of the source's freshness
     /// (never more than the proxy's own), and a source that may not be stored gives `no-store`.

@@ -8,6 +8,7 @@ import Imago
 /// | 400 | `bad_path`, `bad_options`, `bad_source`, `too_large`, `unsupported_output` |
 /// | 403 | `signature_missing`, `signature_invalid`, `forbidden_source`, `forbidden_option` |
 /// | 404 | `source_not_found`, `expired` |
+/// | other 4xx | `source_refused` (the source's own 4xx status, as imgproxy answers it) |
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
 /// | 429 | `overloaded` (the admission queue is full; with `Retry-After`, as imgproxy answers) |
@@ -52,6 +53,9 @@ public struct ProxyError: Error, Sendable, Hashable {
             return answer(for: last)
         case .httpStatus(_, let status, _) where status == 404 || status == 410:
             return (404, "source_not_found", "the source answered HTTP \(status)")
+        case .httpStatus(_, let status, _) where (400..<500).contains(status):
+            // imgproxy answers a source's other 4xx (an S3 403 for wrong credentials) with it.
+            return (status, "source_refused", "the source answered HTTP \(status)")
         case .httpStatus(_, let status, _):
             return (502, "source_failed", "the source answered HTTP \(status)")
         case .bodyLengthMismatch(_, let expected, let received):

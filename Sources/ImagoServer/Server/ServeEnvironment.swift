@@ -70,6 +70,10 @@ package struct ServeEnvironment: Sendable {
     package var enforcesAVIF: Bool?
     /// `IMGPROXY_ENFORCE_WEBP`.
     package var enforcesWebP: Bool?
+    /// `IMGPROXY_USE_S3` and the rest of S3's variables (``ServeEnvironment/s3(_:)``).
+    package var s3: S3Configuration?
+    /// `IMGPROXY_FALLBACK_IMAGE_*` (``ServeEnvironment/fallbackImage(_:)``).
+    package var fallbackImage: FallbackImage?
 
     package init() {}
 
@@ -129,6 +133,8 @@ package struct ServeEnvironment: Sendable {
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
+        s3 = try Self.s3(reader)
+        fallbackImage = try Self.fallbackImage(reader)
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
@@ -148,7 +154,7 @@ package struct ServeEnvironment: Sendable {
     }
 
     /// Reads variables with imgproxy's spellings: an empty value is unset, as in imgproxy.
-    private struct Reader {
+    struct Reader {
         var environment: [String: String]
 
         func text(_ name: String) -> String? {
@@ -201,6 +207,8 @@ extension ServeEnvironment {
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+        if let s3 { configuration.s3 = s3 }
+        if let fallbackImage { configuration.fallbackImage = fallbackImage }
     }
 }
 #endif
