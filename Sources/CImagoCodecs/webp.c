@@ -145,6 +145,10 @@ void imago_webp_animation_info(const imago_webp_animation *animation, uint32_t *
     *frame_count = animation->info.frame_count;
 }
 
+uint32_t imago_webp_animation_loop_count(const imago_webp_animation *animation) {
+    return animation->info.loop_count;
+}
+
 int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **canvas, int *timestamp) {
     uint8_t *buffer = NULL;
     if (!WebPAnimDecoderHasMoreFrames(animation->decoder)) return 0;
