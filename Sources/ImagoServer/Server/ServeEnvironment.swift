@@ -71,6 +71,9 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_ENFORCE_WEBP`.
     package var enforcesWebP: Bool?
 
+    /// `IMGPROXY_MAX_ANIMATION_FRAMES`, `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
+    package var animationLimits = AnimationLimits()
+
     package init() {}
 
     /// The settings `environment` names.
@@ -129,6 +132,7 @@ package struct ServeEnvironment: Sendable {
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
+        animationLimits = try AnimationLimits(environment)
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
@@ -201,6 +205,7 @@ extension ServeEnvironment {
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+        animationLimits.apply(to: &configuration)
     }
 }
 #endif
