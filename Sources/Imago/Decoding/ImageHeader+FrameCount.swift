@@ -17,7 +17,7 @@ extension ImageHeader {
     ///
     /// The pipeline checks a request's animation limits against it before it decodes
     /// (``ImageRequest/maximumAnimationFrames``, ``ImageRequest/maximumAnimationFramePixels``).
-    package static func frameCount(_ data: Data) -> Int? {
+    public static func frameCount(_ data: Data) -> Int? {
         switch ImageFormat.sniff(data) {
         case .gif:
             return gifFrameCount([UInt8](data))
