@@ -4,8 +4,9 @@ import CImagoCodecs
 import Foundation
 
 extension ImageHeader {
-    /// The most frames ``frameCount(_:)`` walks through in a GIF before it stops counting
-    /// (100,000: far past any frame limit, and a bound on the walk over hostile bytes).
+    /// The most frames ``frameCount(_:)`` reports (100,000: far past any frame limit, the
+    /// pipeline's ``DecodingLimits/maximumFrameCount`` included), and a bound on its walk through
+    /// a GIF's hostile blocks.
     static let maximumCountedFrames = 100_000
 
     /// The frames an image declares, counted from its container without decoding a pixel: GIF's
@@ -13,7 +14,7 @@ extension ImageHeader {
     /// chunks (Linux), an AVIF sequence's samples; 1 for a still image. `nil` when the format is
     /// not one of these or the container is malformed before its first frame (the decoder then
     /// says what is wrong). A count stops where the bytes do: a GIF cut short counts the frames
-    /// that are whole (or its first frame, however short).
+    /// that are whole (or its first frame, however short). At most ``maximumCountedFrames``.
     ///
     /// The pipeline checks a request's animation limits against it before it decodes
     /// (``ImageRequest/maximumAnimationFrames``, ``ImageRequest/maximumAnimationFramePixels``).
@@ -27,13 +28,13 @@ extension ImageHeader {
                 guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return 0 }
                 return imago_webp_count_frames(base, raw.count)
             }
-            return max(count, 1)
+            return min(max(count, 1), maximumCountedFrames)
             #else
             return nil
             #endif
         case .avif, .heif:
             guard let header = try? ISOBMFFHeader.parse(data) else { return nil }
-            return max(header.frameCount ?? 1, 1)
+            return min(max(header.frameCount ?? 1, 1), maximumCountedFrames)
         case .png, .jpeg:
             return 1
         default:
