@@ -31,8 +31,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case png
         case webp
         case avif
-        /// GIF, one frame: a fixed palette of 252 colours, dithered; alpha below half is
-        /// transparent (Imago's `GIFEncoder`). Never chosen by ``auto``.
+        /// GIF: a fixed palette of 252 colours, dithered; alpha below half is transparent
+        /// (Imago's `GIFEncoder`). Animated when the source is and more than one frame is allowed
+        /// (``maximumAnimationFrames``), as is ``webp``. Never chosen by ``auto``.
         case gif
         /// AVIF when the client's `Accept` names `image/avif` (and this build writes it), else WebP
         /// when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
