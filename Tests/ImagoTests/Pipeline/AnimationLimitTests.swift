@@ -44,6 +44,30 @@ struct AnimationLimitTests {
         #expect(try ImageDecoder.decode(try once.encodedAnimation(as: format)).loopCount == 1)
     }
 
+    @Test("an opaque GIF animation stores what changed, and plays the very frames of its stills")
+    func gifFrameDifferences() throws {
+        let base = Fixtures.picture(width: 80, height: 60, seed: 3)
+        let frames = (0..<4).map { step -> Bitmap in
+            var pixels = base.pixels
+            for y in 20..<30 {
+                for x in (10 + step * 15)..<(20 + step * 15) { pixels.replaceSubrange((y * 80 + x) * 4..<(y * 80 + x) * 4 + 3, with: [255, 0, 0]) }
+            }
+            return Bitmap(width: 80, height: 60, alphaMode: .opaque, pixels: pixels)
+        }
+        let encoder = GIFEncoder()
+        let data = try encoder.encodeAnimation(frames.map { ($0, .milliseconds(100)) }, loopCount: 0)
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.frames.count == 4)
+        var stillBytes = 0
+        for (frame, bitmap) in zip(decoded.frames, frames) {
+            let still = try encoder.encode(bitmap)
+            stillBytes += still.count
+            // Dithering is the same for a frame alone: the animation shows exactly its indices.
+            #expect(try frame.bitmap().pixels == ImageDecoder.decode(still).bitmap().pixels)
+        }
+        #expect(data.count * 4 < stillBytes * 3, "\(data.count) bytes against \(stillBytes) for the frames whole")
+    }
+
     @Test("the first frames only, and the animation limits before any decode", arguments: ["gif", "webp"])
     func requestLimits(kind: String) async throws {
         try await PipelineFixture.with { fixture in
