@@ -13,7 +13,12 @@
 #   decoded and resized: the decode bound), new (new sizes and qualities of sources each server
 #   has had once: imago's decoded tier against thumbor's stored originals) and warm.
 #
-#   Benchmarks/serve-bench.sh [drawings|photos]   # needs wrk and nginx (Debian), builds imago in
+# animated: 30 animated GIFs (400x300, 12 frames of moving ellipses, 80 ms each, made with
+#   Pillow), resized and kept animated as GIF: imago with IMGPROXY_MAX_ANIMATION_FRAMES=100,
+#   thumbor with its gifsicle engine (USE_GIFSICLE_ENGINE; needs Debian's gifsicle); phases cold
+#   and warm. Each server's frame count is checked on one answer first.
+#
+#   Benchmarks/serve-bench.sh [drawings|photos|animated]   # needs wrk and nginx (Debian), builds imago in
 #                                        # release, installs thumbor 7.8.0 from PyPI in
 #                                        # .build-thumbor-venv (photos: scikit-image, Pillow and
 #                                        # matplotlib in .build-photos-venv)
@@ -22,7 +27,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-drawings}
-case "$mode" in drawings|photos) ;; *) echo "serve-bench: the mode is drawings or photos, not $mode" >&2; exit 2 ;; esac
+case "$mode" in drawings|photos|animated) ;; *) echo "serve-bench: the mode is drawings, photos or animated, not $mode" >&2; exit 2 ;; esac
+# What each mode's sources are and what is asked of them.
+extension=jpg imago_output=q:80/f:jpeg thumbor_filters='filters:quality(80):format(jpeg)/'
+if [ "$mode" = animated ]; then
+  extension=gif imago_output=f:gif thumbor_filters=''
+  command -v gifsicle > /dev/null || { echo "serve-bench: install gifsicle (apt-get install gifsicle)" >&2; exit 2; }
+fi
 seconds=${IMAGO_BENCH_SECONDS:-15}
 connections=${IMAGO_BENCH_CONNECTIONS:-8}
 cores=$(nproc)
@@ -67,6 +78,25 @@ if [ "$mode" = photos ]; then
     for index in $(seq 0 29); do ln -s "$work/sources/$index.jpg" "$work/sources/first/$folder/$index.jpg"; done
   done
   chmod -R a+rX "$work/sources"
+elif [ "$mode" = animated ]; then
+"$venv/bin/python" - "$work/sources" <<'PY'
+import sys, random
+from PIL import Image, ImageDraw
+for index in range(30):
+    random.seed(index)
+    background = (random.randrange(256), random.randrange(256), random.randrange(256))
+    shapes = [(random.randrange(400), random.randrange(300), random.randrange(10, 80), random.randrange(-12, 12),
+               random.randrange(-12, 12), (random.randrange(256), random.randrange(256), random.randrange(256))) for _ in range(12)]
+    frames = []
+    for step in range(12):
+        image = Image.new("RGB", (400, 300), background)
+        draw = ImageDraw.Draw(image)
+        for x, y, r, dx, dy, colour in shapes:
+            cx, cy = x + dx * step, y + dy * step
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+        frames.append(image)
+    frames[0].save(f"{sys.argv[1]}/{index}.gif", save_all=True, append_images=frames[1:], duration=80, loop=0)
+PY
 else
 "$venv/bin/python" - "$work/sources" <<'PY'
 import sys, random
@@ -89,7 +119,7 @@ http { access_log off; server { listen 127.0.0.1:$origin_port; root $work/source
 NGINX
 "$nginx" -p "$work" -c "$work/nginx.conf" -g 'daemon off;' & pids+=($!)
 
-"$imago" serve --port $imago_port --allow-unsigned --allow-private-networks --cache-directory "$work/imago-cache" \
+IMGPROXY_MAX_ANIMATION_FRAMES=100 "$imago" serve --port $imago_port --allow-unsigned --allow-private-networks --cache-directory "$work/imago-cache" \
   --concurrency $((2 * cores)) --queue 4096 2> "$work/imago.log" & pids+=($!)
 
 cat > "$work/thumbor.conf" <<CONF
@@ -103,18 +133,20 @@ RESULT_STORAGE = 'thumbor.result_storages.file_storage'
 RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results'
 RESULT_STORAGE_STORES_UNSAFE = True
 HTTP_LOADER_MAX_CLIENTS = 64
+USE_GIFSICLE_ENGINE = True
+GIFSICLE_PATH = '$(command -v gifsicle || echo /usr/bin/gifsicle)'
 CONF
 "$venv/bin/thumbor" -i 127.0.0.1 --port $thumbor_port --processes "$cores" --conf "$work/thumbor.conf" -l error \
   > "$work/thumbor.log" 2>&1 & pids+=($!)
 
 wait_for() { for _ in $(seq 1 600); do curl -fs -o /dev/null "$1" && return 0; sleep 0.2; done; echo "serve-bench: $1 never answered" >&2; exit 1; }
-wait_for "http://127.0.0.1:$origin_port/0.jpg"
+wait_for "http://127.0.0.1:$origin_port/0.$extension"
 wait_for "http://127.0.0.1:$imago_port/healthz"
 wait_for "http://127.0.0.1:$thumbor_port/healthcheck"
 
-source_url() { echo "http://127.0.0.1:$origin_port/$1.jpg"; }
-imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/q:80/f:jpeg/plain/%s" % (sys.argv[2], sys.argv[2], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2"; }
-thumbor_path() { echo "/unsafe/fit-in/$2x$2/filters:quality(80):format(jpeg)/$(source_url "$1")"; }
+source_url() { echo "http://127.0.0.1:$origin_port/$1.$extension"; }
+imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/%s/plain/%s" % (sys.argv[2], sys.argv[2], sys.argv[3], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2" "$imago_output"; }
+thumbor_path() { echo "/unsafe/fit-in/$2x$2/$thumbor_filters$(source_url "$1")"; }
 
 # Path lists: cold (drawings) or new (photos), 30 sources x 300 sizes x 20 qualities (each used
 # once); first
@@ -123,12 +155,15 @@ thumbor_path() { echo "/unsafe/fit-in/$2x$2/filters:quality(80):format(jpeg)/$(s
 python3 - "$work" "$origin_port" "$mode" "${folders:-0}" <<'PY'
 import sys, urllib.parse
 work, port, mode, folders = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+extension = "gif" if mode == "animated" else "jpg"
 def source(index, folder=None):
-    return f"http://127.0.0.1:{port}/" + (f"first/{folder}/" if folder is not None else "") + f"{index}.jpg"
+    return f"http://127.0.0.1:{port}/" + (f"first/{folder}/" if folder is not None else "") + f"{index}.{extension}"
 def imago(index, size, folder=None, quality=80):
-    return f"/insecure/rs:fit:{size}:{size}/q:{quality}/f:jpeg/plain/" + urllib.parse.quote(source(index, folder), safe="")
+    output = "f:gif" if mode == "animated" else f"q:{quality}/f:jpeg"
+    return f"/insecure/rs:fit:{size}:{size}/{output}/plain/" + urllib.parse.quote(source(index, folder), safe="")
 def thumbor(index, size, folder=None, quality=80):
-    return f"/unsafe/fit-in/{size}x{size}/filters:quality({quality}):format(jpeg)/" + source(index, folder)
+    filters = "" if mode == "animated" else f"filters:quality({quality}):format(jpeg)/"
+    return f"/unsafe/fit-in/{size}x{size}/{filters}" + source(index, folder)
 for name, path in (("imago", imago), ("thumbor", thumbor)):
     with open(f"{work}/{name}-{'new' if mode == 'photos' else 'cold'}.txt", "w") as cold:
         # 300 sizes x 20 qualities of each source (180,000 variants), so that even thousands of
@@ -152,6 +187,17 @@ for server in imago thumbor; do
   port_var=${server}_port
   while read -r path; do curl -fs -o /dev/null "http://127.0.0.1:${!port_var}$path"; done < "$work/$server-warm.txt"
 done
+if [ "$mode" = animated ]; then
+  # Both must answer animations, or the figures compare a GIF with a still.
+  for server in imago thumbor; do
+    port_var=${server}_port
+    path=$("${server}_path" 0 200)
+    curl -fs -o "$work/$server-check.gif" "http://127.0.0.1:${!port_var}$path"
+    frames=$("$venv/bin/python" -c 'import sys; from PIL import Image; print(getattr(Image.open(sys.argv[1]), "n_frames", 1))' "$work/$server-check.gif")
+    echo "$server: $frames frames for a 12-frame source"
+    [ "$frames" -eq 12 ] || { echo "serve-bench: $server did not keep the animation" >&2; exit 1; }
+  done
+fi
 
 cat > "$work/paths.lua" <<'LUA'
 -- Thread t of n requests paths t, t + n, t + 2n…: no two requests of a run share a path until the
@@ -200,7 +246,7 @@ run imago warm; run thumbor warm
 awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); rate[$2 "," $3] = $4; phases[$3] = 1 }
   END { line = "imago / thumbor:"; for (phase in phases) if (rate["thumbor," phase] > 0)
     line = line sprintf(" %s %.2fx;", phase, rate["imago," phase] / rate["thumbor," phase]); print line }' "$work/results"
-# What each sends for the same 30 thumbnails (256 px box, quality 80): the speed is not bought
+# What each sends for the same 30 thumbnails (256 px box, quality 80; GIF when animated): the speed is not bought
 # with bigger files.
 bytes() {
   local port_var=${1}_port total=0

@@ -33,6 +33,9 @@ enum FuzzTarget {
     /// skipped so each decoder's harness spends its time on its own format.
     static func decode(_ data: Data, as format: ImageFormat) {
         guard ImageFormat.sniff(data) == format else { return }
+        // The frames the container declares, counted without decoding (the pipeline's
+        // animation limits): never more than the walk's bound.
+        if let declared = ImageHeader.frameCount(data) { precondition(declared >= 1 && declared <= 100_000) }
         do {
             let container = try ImageDecoder.decode(data, limits: limits)
             // Reach every frame's pixels the way callers do.

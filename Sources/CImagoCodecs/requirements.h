@@ -16,7 +16,7 @@
 #if !__has_include(<zlib.h>)
 #error "zlib's headers are missing: apt-get install zlib1g-dev  (or Scripts/run demo, which installs every package Imago needs: README, Quick start)"
 #endif
-#if !__has_include(<webp/decode.h>) || !__has_include(<webp/demux.h>)
+#if !__has_include(<webp/decode.h>) || !__has_include(<webp/demux.h>) || !__has_include(<webp/mux.h>)
 #error "libwebp's headers are missing: apt-get install libwebp-dev  (or Scripts/run demo, which installs every package Imago needs: README, Quick start)"
 #endif
 #if !__has_include(<libheif/heif.h>)

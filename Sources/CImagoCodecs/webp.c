@@ -60,6 +60,8 @@ static size_t walk_frames(const uint8_t *data, size_t size,
     size_t end = size;
     uint32_t riff = le32(data + 4);
     if ((size_t)riff < end - 8) end = (size_t)riff + 8;
+    /* A RIFF size below the WebP signature's 4 bytes holds no chunk (and must not wrap `end - offset`). */
+    if (end < 12) return 0;
     size_t offset = 12, count = 0;
     while (end - offset >= 8) {
         size_t length = le32(data + offset + 4);
@@ -143,6 +145,10 @@ void imago_webp_animation_info(const imago_webp_animation *animation, uint32_t *
     *width = animation->info.canvas_width;
     *height = animation->info.canvas_height;
     *frame_count = animation->info.frame_count;
+}
+
+uint32_t imago_webp_animation_loop_count(const imago_webp_animation *animation) {
+    return animation->info.loop_count;
 }
 
 int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **canvas, int *timestamp) {

@@ -16,6 +16,13 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         get { details.frames }
         set { changeDetails { $0.frames = newValue } }
     }
+    /// How many times an animation plays: 0 for forever (``AnimationPlayback/loopCount``), as its
+    /// file says (GIF's NETSCAPE2.0 extension, WebP's `ANIM` chunk); encoders of animations write
+    /// it back. Processing keeps it. Default: 0.
+    public var loopCount: Int {
+        get { details.loopCount }
+        set { changeDetails { $0.loopCount = newValue } }
+    }
     /// What a lenient decode repaired to show a damaged source (see ``DecodingPolicy``); empty
     /// when the decode was clean. Processing keeps them: a thumbnail of a damaged image is damaged.
     public var repairs: [ImageContainer.Repair] {
@@ -74,6 +81,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     private final class Details: @unchecked Sendable {
         var frames: [AnimationFrame]
         var repairs: [ImageContainer.Repair]
+        var loopCount = 0
         var colorProfile: ColorProfile?
         var colorProfileHandling = ColorProfileHandling.convertToSRGB
         var sourcePixelSize: PixelSize?
@@ -92,6 +100,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
 
         func copy() -> Details {
             let copy = Details(frames: frames, repairs: repairs)
+            copy.loopCount = loopCount
             copy.colorProfile = colorProfile
             copy.colorProfileHandling = colorProfileHandling
             copy.sourcePixelSize = sourcePixelSize

@@ -85,6 +85,24 @@ public struct ImageRequest: Sendable {
         get { storage.maximumSourcePixelCount }
         set { change(keys: false) { $0.maximumSourcePixelCount = newValue } }
     }
+    /// The most frames of an animated source decoded and processed: its first n, the rest never
+    /// read (imgproxy's `max_animation_frames`); 1 makes any animation its first frame. Part of
+    /// the cache key. With it, ``maximumSourcePixelCount`` counts the pixels of every frame
+    /// decoded, as imgproxy does. Default: `nil` (every frame, within the pipeline's
+    /// ``DecodingLimits``).
+    public var maximumAnimationFrames: Int? {
+        get { storage.maximumAnimationFrames }
+        set { change { $0.maximumAnimationFrames = newValue.map { max(1, $0) } } }
+    }
+    /// The most pixels one frame of an animation of more than one decoded frame may have: set, it
+    /// replaces the count of all frames' pixels against ``maximumSourcePixelCount`` (imgproxy's
+    /// `max_animation_frame_resolution`). Checked before decoding, from the frames the container
+    /// declares; refused with ``ImagePipeline/Error/sourceTooLarge(_:_:)``. Not part of the cache
+    /// key. Default: `nil`.
+    public var maximumAnimationFramePixels: Int? {
+        get { storage.maximumAnimationFramePixels }
+        set { change(keys: false) { $0.maximumAnimationFramePixels = newValue } }
+    }
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     public var cacheKeyOverride: String? {
         get { storage.cacheKeyOverride }
@@ -140,6 +158,8 @@ public struct ImageRequest: Sendable {
         var cacheKeyOverride: String?
         var maximumSourceByteCount: Int?
         var maximumSourcePixelCount: Int?
+        var maximumAnimationFrames: Int?
+        var maximumAnimationFramePixels: Int?
         /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
         /// whenever a field they depend on changes, so a cache lookup builds no string.
         var keys = CacheKeys.empty
@@ -168,6 +188,8 @@ public struct ImageRequest: Sendable {
             copy.decodesPreviews = decodesPreviews
             copy.maximumSourceByteCount = maximumSourceByteCount
             copy.maximumSourcePixelCount = maximumSourcePixelCount
+            copy.maximumAnimationFrames = maximumAnimationFrames
+            copy.maximumAnimationFramePixels = maximumAnimationFramePixels
             return copy
         }
     }
@@ -208,6 +230,10 @@ public struct ImageRequest: Sendable {
             }
             if request.colorProfileHandling == .keep {
                 key.appendStep("colorProfile=keep", isFirst: isFirst)
+                isFirst = false
+            }
+            if let frames = request.maximumAnimationFrames {
+                key.appendStep("frames=\(frames)", isFirst: isFirst)
             }
             processed = key
         }

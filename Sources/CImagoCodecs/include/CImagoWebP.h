@@ -44,6 +44,9 @@ void imago_webp_animation_destroy(imago_webp_animation *animation);
 void imago_webp_animation_info(const imago_webp_animation *animation, uint32_t *width, uint32_t *height,
                                uint32_t *frame_count);
 
+/* How many times the animation plays, from its ANIM chunk: 0 for forever. */
+uint32_t imago_webp_animation_loop_count(const imago_webp_animation *animation);
+
 /* Decodes the next frame onto the canvas. On success returns 1, `*canvas` points at width * height
  * straight-alpha RGBA pixels owned by the decoder (valid until the next call or destroy) and
  * `*timestamp` is the frame's end time in milliseconds. Returns 0 on corrupt data or at the end. */
@@ -59,5 +62,23 @@ int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **c
  * least 160 bytes) says why. */
 int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
                       uint8_t **output, size_t *output_size, char *message);
+
+/* An animation being written by libwebpmux's WebPAnimEncoder, frame by frame. Opaque to Swift. */
+typedef struct imago_webp_animation_encoder imago_webp_animation_encoder;
+
+/* Starts an animation of `width` x `height` (1...16383) canvases that plays `loop_count` times (0:
+ * forever), each frame lossless (`quality` sets the effort) or lossy at `quality` 0...100. Returns
+ * NULL with `message` (at least 160 bytes) saying why. */
+imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int height, int loop_count, int lossless,
+                                                                  int quality, char *message);
+/* Adds a full canvas of straight-alpha RGBA8 rows of `stride` bytes shown from `timestamp`
+ * milliseconds (increasing). Returns IMAGO_WEBP_OK, or IMAGO_WEBP_FAILED with `message`. */
+int imago_webp_animation_encoder_add(imago_webp_animation_encoder *encoder, const uint8_t *pixels, size_t stride,
+                                     int timestamp, char *message);
+/* Ends the animation at `end_timestamp` milliseconds (the last frame's end) and assembles the file:
+ * on success `*output` is a malloc'ed buffer for imago_free. */
+int imago_webp_animation_encoder_finish(imago_webp_animation_encoder *encoder, int end_timestamp, uint8_t **output,
+                                        size_t *output_size, char *message);
+void imago_webp_animation_encoder_destroy(imago_webp_animation_encoder *encoder);
 
 #endif

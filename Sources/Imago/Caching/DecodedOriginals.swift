@@ -16,6 +16,8 @@ final class DecodedOriginals: Sendable {
     struct SourceKey: Hashable, Sendable {
         var original: CacheKey
         var handling: ColorProfileHandling
+        /// The most frames of an animation decoded (``ImageRequest/maximumAnimationFrames``).
+        var frames: Int?
     }
 
     /// One decode of one source.

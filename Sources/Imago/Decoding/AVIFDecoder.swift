@@ -38,7 +38,7 @@ struct AVIFDecoder: ImageDecoding {
                 throw .decodingFailed(context.url, .avif, reason: "libavif reports a \(width)x\(height) image")
             }
             try limits.check(width: width, height: height, url: context.url)
-            let count = context.decodesAllFrames ? max(Int(info.frame_count), 1) : 1
+            let count = min(max(Int(info.frame_count), 1), context.wantedFrameCount)
             if count > limits.maximumFrameCount {
                 throw .limitExceeded(context.url, .frameCount(count: count, limit: limits.maximumFrameCount))
             }

@@ -40,7 +40,7 @@ struct GIFDecoder: ImageDecoding {
             case .graphicControl(let next):
                 control = next
             case .image(let descriptor):
-                if !context.decodesAllFrames && !frames.isEmpty { break decoding }
+                if frames.count >= context.wantedFrameCount { break decoding }
                 try context.checkCancellation()
                 if frames.count == limits.maximumFrameCount {
                     throw .limitExceeded(context.url, .frameCount(count: frames.count + 1, limit: limits.maximumFrameCount))
@@ -79,7 +79,9 @@ struct GIFDecoder: ImageDecoding {
             }
         }
         guard let first = frames.first else { throw reader.failure("the file holds no image") }
-        return ImageContainer(image: first.image, format: .gif, frames: frames.count > 1 ? frames : [], repairs: repairs)
+        var container = ImageContainer(image: first.image, format: .gif, frames: frames.count > 1 ? frames : [], repairs: repairs)
+        if frames.count > 1 { container.loopCount = GIFFrameSource.loopCount(in: reader.bytes) }
+        return container
     }
 }
 #endif

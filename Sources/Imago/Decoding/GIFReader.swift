@@ -42,7 +42,7 @@ struct GIFReader {
         var isComplete: Bool { decoded == count }
     }
 
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     private let url: URL?
     /// ``DecodingPolicy/lenient``: image data that ends early or turns corrupt keeps the pixels
     /// decoded before it, a file cut off after an image ends there, a colour table cut off is

@@ -35,6 +35,10 @@ public struct DecodingContext: Sendable {
     public var maximumPixelSize: Int?
     /// Whether the caller wants every frame of an animation (otherwise the first frame only).
     public var decodesAllFrames: Bool
+    /// With ``decodesAllFrames``, the most frames of an animation the caller wants: the first
+    /// `frameLimit` are decoded and the rest are never read (imgproxy's `max_animation_frames`).
+    /// `nil`: every frame (within ``limits``). Default: `nil`.
+    public var frameLimit: Int?
     /// What to do with the colour profile the image declares: convert to sRGB (the default) or
     /// keep the pixels as stored.
     public var colorProfileHandling: ColorProfileHandling
@@ -61,6 +65,14 @@ public struct DecodingContext: Sendable {
         self.maximumPixelSize = maximumPixelSize
         self.decodesAllFrames = decodesAllFrames
         self.colorProfileHandling = colorProfileHandling
+    }
+}
+
+extension DecodingContext {
+    /// The most frames to decode: 1 without ``decodesAllFrames``, else ``frameLimit`` (at least
+    /// 1), else all (`Int.max`).
+    public var wantedFrameCount: Int {
+        decodesAllFrames ? max(1, frameLimit ?? .max) : 1
     }
 }
 

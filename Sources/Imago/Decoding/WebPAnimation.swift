@@ -20,7 +20,7 @@ struct WebPAnimation {
         guard let base = bytes.baseAddress else { throw failure("the file is empty") }
         let limits = context.limits
         let declared = imago_webp_count_frames(base, bytes.count)
-        let wanted = context.decodesAllFrames ? declared : min(declared, 1)
+        let wanted = min(declared, context.wantedFrameCount)
         if wanted > limits.maximumFrameCount {
             throw .limitExceeded(context.url, .frameCount(count: wanted, limit: limits.maximumFrameCount))
         }
@@ -77,7 +77,9 @@ struct WebPAnimation {
             frames.append(try AnimationFrame(bitmap: shown, duration: .milliseconds(duration <= 10 ? 100 : duration)))
         }
         guard let first = frames.first else { throw failure("the animation has no frames") }
-        return ImageContainer(image: first.image, format: .webp, frames: frames.count > 1 ? frames : [])
+        var container = ImageContainer(image: first.image, format: .webp, frames: frames.count > 1 ? frames : [])
+        if frames.count > 1 { container.loopCount = Int(imago_webp_animation_loop_count(animation)) }
+        return container
     }
 
     private func failure(_ reason: String) -> ImagePipeline.Error { .decodingFailed(context.url, .webp, reason: reason) }

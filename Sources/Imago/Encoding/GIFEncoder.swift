@@ -47,6 +47,14 @@ package struct GIFEncoder: ImageEncoding {
         Self.append16(image.width, to: &bytes)
         Self.append16(image.height, to: &bytes)
         bytes.append(0)  // no local table, not interlaced
+        Self.appendImageData(indices, to: &bytes)
+        bytes.append(0x3B)  // trailer
+        return Data(bytes)
+    }
+
+    /// Appends `indices` as an image's data: the LZW minimum code size, the compressed bytes in
+    /// sub-blocks of at most 255, the empty sub-block that ends them.
+    static func appendImageData(_ indices: [UInt8], to bytes: inout [UInt8]) {
         bytes.append(8)  // LZW minimum code size for 8-bit indices
         let compressed = GIFLZWEncoder.compress(indices, minimumCodeSize: 8)
         var offset = 0
@@ -56,8 +64,7 @@ package struct GIFEncoder: ImageEncoding {
             bytes += compressed[offset..<offset + count]
             offset += count
         }
-        bytes += [0, 0x3B]  // end of the image data, trailer
-        return Data(bytes)
+        bytes.append(0)
     }
 
     /// The palette, 256 RGB triples: the 252 colours, then black for the transparent index and

@@ -21,7 +21,8 @@ extension ImagePipeline {
             return nil
         }
         return OriginalNeed(
-            source: DecodedOriginals.SourceKey(original: request.originalKey, handling: request.colorProfileHandling),
+            source: DecodedOriginals.SourceKey(
+                original: request.originalKey, handling: request.colorProfileHandling, frames: request.maximumAnimationFrames),
             requiredScale: requiredScale)
     }
 
@@ -55,17 +56,46 @@ extension ImagePipeline {
     }
 
     /// The request's ``ImageRequest/maximumSourceByteCount`` and ``ImageRequest/maximumSourcePixelCount``
-    /// against a source of `bytes` bytes and `size` pixels (after its orientation).
-    func checkSourceLimits(bytes: Int?, size: PixelSize?, for request: ImageRequest) throws(Error) {
+    /// against a source of `bytes` bytes and `size` pixels (after its orientation), and with
+    /// `frames` (declared by an animation), its animation limits: each frame against
+    /// ``ImageRequest/maximumAnimationFramePixels`` when set, else the frames decoded together
+    /// against ``ImageRequest/maximumSourcePixelCount`` when ``ImageRequest/maximumAnimationFrames``
+    /// is set (imgproxy's rule).
+    func checkSourceLimits(bytes: Int?, size: PixelSize?, frames: Int? = nil, for request: ImageRequest) throws(Error) {
         if let limit = request.maximumSourceByteCount, let bytes, bytes > limit {
             throw .sourceTooLarge(request.url, .bytes(limit: limit, actual: bytes))
         }
-        if let limit = request.maximumSourcePixelCount, let size {
-            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard let size else { return }
+        // The frames this request decodes of an animation, as imgproxy counts them.
+        let decodedFrames = min(max(frames ?? 1, 1), request.maximumAnimationFrames ?? .max)
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if decodedFrames > 1, let limit = request.maximumAnimationFramePixels {
             if overflow || pixels > limit {
-                throw .sourceTooLarge(request.url, .pixels(limit: limit, width: size.width, height: size.height))
+                throw .sourceTooLarge(
+                    request.url,
+                    .animationPixels(limit: limit, width: size.width, height: size.height, frames: decodedFrames, perFrame: true))
             }
+            return
         }
+        if decodedFrames > 1, request.maximumAnimationFrames != nil, let limit = request.maximumSourcePixelCount {
+            let (total, overflow2) = pixels.multipliedReportingOverflow(by: decodedFrames)
+            if overflow || overflow2 || total > limit {
+                throw .sourceTooLarge(
+                    request.url,
+                    .animationPixels(limit: limit, width: size.width, height: size.height, frames: decodedFrames, perFrame: false))
+            }
+            return
+        }
+        if let limit = request.maximumSourcePixelCount, overflow || pixels > limit {
+            throw .sourceTooLarge(request.url, .pixels(limit: limit, width: size.width, height: size.height))
+        }
+    }
+
+    /// The frames `data` declares (``ImageHeader/frameCount(_:)``) when `request` limits
+    /// animations; `nil` otherwise (nothing is counted for it).
+    func declaredFrames(_ data: Data, for request: ImageRequest) -> Int? {
+        guard request.maximumAnimationFrames != nil || request.maximumAnimationFramePixels != nil else { return nil }
+        return ImageHeader.frameCount(data)
     }
 
     /// The decoded original for `need` made from `loaded`: a fresh kept entry of these bytes that
@@ -91,7 +121,7 @@ extension ImagePipeline {
             (ImageHeader.details(loaded.data)?.orientation ?? 1) >= 5
                 ? PixelSize(width: header.height, height: header.width) : PixelSize(width: header.width, height: header.height)
         }
-        try checkSourceLimits(bytes: nil, size: oriented, for: request)
+        try checkSourceLimits(bytes: nil, size: oriented, frames: declaredFrames(loaded.data, for: request), for: request)
         let required = oriented.map(need.requiredScale) ?? 1
         let reduction = Self.reduction(for: required)
         let key = DecodedOriginals.Key(source: need.source, reduction: reduction)
@@ -101,7 +131,7 @@ extension ImagePipeline {
         let decode = OriginalDecode(
             loaded: loaded, url: request.url, header: header, oriented: oriented, reduction: reduction,
             handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable,
-            unknownPixels: unknownSourcePixels(for: request))
+            unknownPixels: unknownSourcePixels(for: request), frameLimit: request.maximumAnimationFrames)
         let now = configuration.now()
         var result: Result<DecodedOriginals.Entry, Error>
         repeat {
@@ -147,6 +177,8 @@ extension ImagePipeline {
         var isStorable: Bool
         /// What the decode budget counts for a source whose header cannot be read.
         var unknownPixels: Int
+        /// The most frames of an animation decoded (``ImageRequest/maximumAnimationFrames``).
+        var frameLimit: Int?
     }
 
     /// Decodes an original at its reduction within the decode budget, counts it, and reduces at
@@ -164,10 +196,11 @@ extension ImagePipeline {
                 // Unknown bytes: the default decoder names what they look like (HTML, empty…).
                 return try ImageDecoder.decode(data, url: decode.url, limits: configuration.decodingLimits)
             }
-            let context = DecodingContext(
+            var context = DecodingContext(
                 format: format, url: decode.url, limits: configuration.decodingLimits,
                 maximumPixelSize: target.map { max($0.width, $0.height) }, colorProfileHandling: decode.handling,
                 policy: configuration.decodingPolicy)
+            context.frameLimit = decode.frameLimit
             var container = try configuration.decoders.decode(data, context: context)
             if let target { container = try Self.reduced(container, to: target) }
             return container

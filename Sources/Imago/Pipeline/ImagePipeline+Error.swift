@@ -54,6 +54,11 @@ extension ImagePipeline {
             case bytes(limit: Int, actual: Int?)
             /// More pixels than `limit`: the source's `width` x `height` (after its orientation).
             case pixels(limit: Int, width: Int, height: Int)
+            /// An animation of `frames` frames of `width` x `height` pixels (as many as the request
+            /// decodes, ``ImageRequest/maximumAnimationFrames``) past `limit`: each frame's pixels
+            /// when `perFrame` (``ImageRequest/maximumAnimationFramePixels``), else all frames'
+            /// together (``ImageRequest/maximumSourcePixelCount``, counting every frame).
+            case animationPixels(limit: Int, width: Int, height: Int, frames: Int, perFrame: Bool)
 
             /// `4,000,000 bytes, more than the limit of 1,000,000`.
             public var description: String {
@@ -62,6 +67,9 @@ extension ImagePipeline {
                     (actual.map { "\($0) bytes, more than" } ?? "more bytes than") + " the request's limit of \(limit) bytes"
                 case .pixels(let limit, let width, let height):
                     "\(width)x\(height) pixels, more than the request's limit of \(limit)"
+                case .animationPixels(let limit, let width, let height, let frames, let perFrame):
+                    "\(frames) animation frames of \(width)x\(height) pixels, more than the request's limit of \(limit) "
+                        + (perFrame ? "pixels a frame" : "pixels for all frames")
                 }
             }
         }

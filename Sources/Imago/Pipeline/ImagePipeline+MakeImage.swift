@@ -24,7 +24,8 @@ extension ImagePipeline {
         if let need, readsTier,
             let entry = decodedOriginals.lookup(need.source, requiredScale: need.requiredScale, now: configuration.now())
         {
-            try checkSourceLimits(bytes: entry.encodedByteCount, size: entry.sourceSize, for: request)
+            try checkSourceLimits(
+                bytes: entry.encodedByteCount, size: entry.sourceSize, frames: entry.container.frameCount, for: request)
             let processed = try process(entry.container, for: request)
             try checkCancellation(request)
             storeInMemory(processed, for: request)
@@ -70,7 +71,9 @@ extension ImagePipeline {
                 decoded = try await decodedOriginal(loaded, need: need, for: request).container
             } else {
                 let header = ImageHeader.probe(loaded.data)
-                try checkSourceLimits(bytes: nil, size: header.map { PixelSize(width: $0.width, height: $0.height) }, for: request)
+                try checkSourceLimits(
+                    bytes: nil, size: header.map { PixelSize(width: $0.width, height: $0.height) },
+                    frames: declaredFrames(loaded.data, for: request), for: request)
                 decoded = try await decodeBudget.withReservation(bytes: Self.estimatedBytes(header, reduction: 1, unknownPixels: unknownSourcePixels(for: request))) {
                     () throws(Error) -> ImageContainer in
                     decodeCounter.add(1, ordering: .relaxed)
@@ -168,6 +171,7 @@ extension ImagePipeline {
             policy: configuration.decodingPolicy)
         // A thumbnail's colours are converted after it is made, on its pixels only (`process`).
         context.defersColorConversion = request.thumbnailSize != nil
+        context.frameLimit = request.maximumAnimationFrames
         return try configuration.decoders.decode(data, context: context)
     }
 

@@ -3,7 +3,7 @@ extension ImageContainer {
     /// format and the frames' durations are kept.
     ///
     /// - Parameter processor: the identifier named in errors.
-    func mapBitmaps(
+    package func mapBitmaps(
         processor: String, _ transform: (Bitmap) throws(ImagePipeline.Error) -> Bitmap
     ) throws(ImagePipeline.Error) -> ImageContainer {
         func apply(_ image: PlatformImage) throws(ImagePipeline.Error) -> PlatformImage {

@@ -32,8 +32,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case png
         case webp
         case avif
-        /// GIF, one frame: a fixed palette of 252 colours, dithered; alpha below half is
-        /// transparent (Imago's `GIFEncoder`). Never chosen by ``auto``.
+        /// GIF: a fixed palette of 252 colours, dithered; alpha below half is transparent
+        /// (Imago's `GIFEncoder`). Animated when the source is and more than one frame is allowed
+        /// (``maximumAnimationFrames``), as is ``webp``. Never chosen by ``auto``.
         case gif
         /// AVIF when the client's `Accept` names `image/avif` (and this build writes it), else WebP
         /// when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
@@ -103,6 +104,15 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The most bytes a source may have for this request; never above the server's own limit. A
     /// security option: refused (403) unless the server allows them. Default: `nil`.
     public var maximumSourceBytes: Int?
+    /// The most frames of an animated source processed: its first N (imgproxy's
+    /// `max_animation_frames`; 1 makes an animation its first frame). A security option.
+    /// Default: `nil` (the server's ``ImageProxyConfiguration/maximumAnimationFrames``).
+    public var maximumAnimationFrames: Int?
+    /// The most pixels of one frame of an animation processed with more than one frame (imgproxy's
+    /// `max_animation_frame_resolution`; 0: none, the frames together count against the source
+    /// resolution limit). A security option. Default: `nil` (the server's
+    /// ``ImageProxyConfiguration/maximumAnimationFramePixels``).
+    public var maximumAnimationFramePixels: Int?
     /// The least width of the result in CSS pixels, even past what the resizing type gives (the
     /// aspect ratio kept). imgproxy's `min-width`. Default: 0 (none).
     public var minimumWidth: Int = 0
@@ -232,6 +242,8 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let filename { parts.append("fn:\(filename.utf8.count):\(filename)") }
         if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }
         if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
+        if let maximumAnimationFrames { parts.append("maf:\(maximumAnimationFrames)") }
+        if let maximumAnimationFramePixels { parts.append("mafr:\(maximumAnimationFramePixels)") }
         // Length-prefixed: a cache buster is free text and must not read as other options.
         if let cacheBuster { parts.append("cb:\(cacheBuster.utf8.count):\(cacheBuster)") }
         if let fallbackImageURL { parts.append("fiu:\(fallbackImageURL.absoluteString.utf8.count):\(fallbackImageURL.absoluteString)") }

@@ -66,7 +66,7 @@ struct ProcessingOptionsParser {
 
     /// The options names `unknown option` lists.
     static let knownOptions =
-        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth"
+        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, maf, mafr, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
@@ -167,6 +167,8 @@ struct ProcessingOptionsParser {
             let bytes = try Self.signedInteger(arguments[0], digits: 12, for: name)
             guard bytes >= 0 else { throw .badOptions("\(Self.quoted(name)) takes a number of bytes, 0 or more") }
             options.maximumSourceBytes = bytes > 0 ? bytes : nil
+        case "maf", "max_animation_frames", "mafr", "max_animation_frame_resolution":
+            try applyAnimationLimit(name, arguments)
         default:
             try applyOutput(name, arguments)
         }

@@ -14,7 +14,7 @@ extension ImageProxy {
         }
         let response: ImageResponse
         do {
-            response = try await pipeline.image(for: request(for: parsed))
+            response = try await pipeline.image(for: request(for: parsed, format: format))
         } catch {
             throw ProxyError(error)
         }
@@ -22,6 +22,9 @@ extension ImageProxy {
         metrics.recordHit(tier: response.source == .memory ? "decoded" : response.source.rawValue)
         if response.source == .network, let bytes = response.encodedByteCount { metrics.recordSourceBytes(bytes) }
         do throws(ImagePipeline.Error) {
+            if response.container.isAnimated, let animated = Self.animatedFormat(format) {
+                return try encodedAnimation(response, parsed: parsed, as: animated)
+            }
             var bitmap = try response.container.bitmap()
             let format = format ?? (bitmap.alphaMode == .opaque ? .jpeg : .png)
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
@@ -75,8 +78,9 @@ extension ImageProxy {
     /// The pipeline request for `parsed`: its source with the colour handling asked, the proxy's
     /// rendering as the processor, and the path's `max_src_file_size` and `max_src_resolution` as
     /// the request's source limits (enforced by the loader from `Content-Length` and while
-    /// streaming, and by the pipeline on bytes from disk and on the header's pixels).
-    func request(for parsed: ProcessingPath) -> ImageRequest {
+    /// streaming, and by the pipeline on bytes from disk and on the header's pixels), and the
+    /// animation limits for output in `format` (``applyAnimationLimits(to:options:format:)``).
+    func request(for parsed: ProcessingPath, format: ImageFormat? = nil) -> ImageRequest {
         let options = parsed.options
         // GIF carries no profile: its pixels are converted to sRGB whatever `scp` says, so that
         // they are never written out in a space other than the one a viewer assumes.
@@ -88,6 +92,7 @@ extension ImageProxy {
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels
+        applyAnimationLimits(to: &request, options: options, format: format)
         if [LocalFileDataLoader.scheme, FallbackImage.scheme].contains(parsed.source.scheme?.lowercased()) {
             // A local file is as near as the disk cache, and a copy there would outlive a change
             // of root (a cache folder kept across runs) or of the file itself.

@@ -161,12 +161,13 @@ public final class ImageProxy: Sendable {
         }
         if !configuration.allowsSecurityOptions,
             options.maximumSourcePixels != nil || options.maximumSourceBytes != nil || options.maximumResultDimension != nil
+                || options.maximumAnimationFrames != nil || options.maximumAnimationFramePixels != nil
         {
             // imgproxy's security options: they may only lower the server's limits, and only
             // where the operator allows URLs to set them.
             throw ProxyError(
                 status: 403, code: "forbidden_option",
-                message: "max_src_resolution, max_src_file_size and max_result_dimension are security options, which this server does not take from URLs")
+                message: "max_src_resolution, max_src_file_size, max_result_dimension, max_animation_frames and max_animation_frame_resolution are security options, which this server does not take from URLs")
         }
         try checkOutputSize(options)
         if parsed.source.scheme?.lowercased() == LocalFileDataLoader.scheme, configuration.localFilesystemRoot == nil {

@@ -48,6 +48,15 @@ public struct ImageProxyConfiguration: Sendable {
     /// (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); they can only lower the server's own
     /// limits. Refused with 403 `forbidden_option` when `false`. Default: `false`.
     public var allowsSecurityOptions: Bool = false
+    /// The most frames of an animated source processed, its first ones, when a URL says nothing
+    /// (`maf`): more than 1 keeps GIF, WebP and AVIF-sequence sources animated in GIF and WebP
+    /// output, each frame with the same geometry (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`).
+    /// Default: 1, as imgproxy: the first frame only.
+    public var maximumAnimationFrames: Int = 1
+    /// The most pixels of one frame of an animation processed with more than one frame, when a
+    /// URL says nothing (`mafr`); `nil`: the frames together count against the source resolution
+    /// limit (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`, whose 0 is `nil`). Default: `nil`.
+    public var maximumAnimationFramePixels: Int?
     /// Bytes of decoded sources kept in memory so that later sizes of a source are made without
     /// decoding it again (the `decoded` tier; 0 turns it off). Default: 256 MiB.
     public var decodedSourceBytes: Int = 256 * 1024 * 1024

@@ -5,7 +5,8 @@ import Imago
 /// for the source's full size (``ImageContainer/sourcePixelSize``), rendered by ``ProxyRenderer``
 /// from whatever reduced pixels the pipeline hands over. It tells the pipeline how much of the
 /// source it needs (``ProxyGeometry/requiredScale``), so the source is decoded, and kept in the
-/// pipeline's tier of decoded originals, at the largest reduction that still covers it.
+/// pipeline's tier of decoded originals, at the largest reduction that still covers it. Every
+/// frame of an animation is rendered alike.
 struct ProxyRendering: ImageProcessing {
     var options: ProcessingOptions
     var maximumDimension: Int
@@ -21,11 +22,12 @@ struct ProxyRendering: ImageProcessing {
     func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
         let source = container.sourcePixelSize
         let geometry = ProxyGeometry(source: source, options: options, maximumDimension: maximumDimension)
-        let bitmap = try ProxyRenderer(geometry: geometry, options: options).render(try container.bitmap())
-        var result = try ImageContainer(bitmap: bitmap, format: container.format)
-        result.repairs = container.repairs
-        result.colorProfile = container.colorProfile
-        result.colorProfileHandling = container.colorProfileHandling
+        let renderer = ProxyRenderer(geometry: geometry, options: options)
+        // Each frame of an animation (a whole composited canvas) gets the same geometry as a
+        // still; the format, timings, loop count, repairs and profile are kept.
+        var result = try container.mapBitmaps(processor: "proxy") { bitmap throws(ImagePipeline.Error) in
+            try renderer.render(bitmap)
+        }
         result.sourcePixelSize = source
         return result
     }

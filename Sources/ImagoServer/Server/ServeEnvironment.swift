@@ -75,6 +75,9 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_FALLBACK_IMAGE_*` (``ServeEnvironment/fallbackImage(_:)``).
     package var fallbackImage: FallbackImage?
 
+    /// `IMGPROXY_MAX_ANIMATION_FRAMES`, `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
+    package var animationLimits = AnimationLimits()
+
     package init() {}
 
     /// The settings `environment` names.
@@ -135,6 +138,7 @@ package struct ServeEnvironment: Sendable {
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
         s3 = try Self.s3(reader)
         fallbackImage = try Self.fallbackImage(reader)
+        animationLimits = try AnimationLimits(environment)
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
@@ -209,6 +213,7 @@ extension ServeEnvironment {
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
+        animationLimits.apply(to: &configuration)
     }
 }
 #endif

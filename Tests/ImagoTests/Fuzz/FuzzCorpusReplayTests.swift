@@ -246,6 +246,9 @@ enum FuzzCorpus {
 
     static func decode(_ data: Data, as format: ImageFormat) {
         guard ImageFormat.sniff(data) == format else { return }
+        // The frames the container declares, counted without decoding (the pipeline's
+        // animation limits): never more than the walk's bound.
+        if let declared = ImageHeader.frameCount(data) { precondition(declared >= 1 && declared <= 100_000) }
         do {
             let container = try ImageDecoder.decode(data, limits: limits)
             for frame in container.frames { _ = try? frame.bitmap() }

@@ -1,0 +1,58 @@
+#if os(Linux)
+import Foundation
+import Imago
+
+extension ImageProxy {
+    /// The format an animation is written in for the negotiated `format`: GIF and WebP keep it
+    /// animated; no format asked (JPEG or PNG otherwise) writes GIF, as imgproxy picks the first
+    /// of its preferred formats that animates. `nil`: the output is a still (the first frame).
+    static func animatedFormat(_ format: ImageFormat?) -> ImageFormat? {
+        switch format {
+        case nil, .gif?: .gif
+        case .webp?: .webp
+        default: nil
+        }
+    }
+
+    /// The pipeline's animation limits for a request answered in `format`, as imgproxy sets them:
+    /// the first `maf` frames (the URL's, else the server's) when the output can animate, else
+    /// only the first frame, so no other is ever decoded; with more than one frame, each frame
+    /// against `mafr` when set, else all of them together against the source resolution limit
+    /// (the URL's `msr`, else the server's). The pipeline checks them against the frames the
+    /// container declares, before decoding.
+    func applyAnimationLimits(to request: inout ImageRequest, options: ProcessingOptions, format: ImageFormat?) {
+        let frames = Self.animatedFormat(format) == nil ? 1 : options.maximumAnimationFrames ?? configuration.maximumAnimationFrames
+        request.maximumAnimationFrames = max(1, frames)
+        guard frames > 1 else { return }
+        let framePixels = options.maximumAnimationFramePixels ?? configuration.maximumAnimationFramePixels ?? 0
+        request.maximumAnimationFramePixels = framePixels > 0 ? framePixels : nil
+        request.maximumSourcePixelCount = options.maximumSourcePixels ?? configuration.decodingLimits.maximumSourcePixelCount
+    }
+
+    /// Every frame of `response`'s animation encoded as `format` (GIF or WebP), with the frames'
+    /// display times and the source's loop count; WebP at the request's quality, lowered as for
+    /// a still until `max_bytes` fits.
+    func encodedAnimation(
+        _ response: ImageResponse, parsed: ProcessingPath, as format: ImageFormat
+    ) throws(ImagePipeline.Error) -> EncodedImage {
+        let options = parsed.options
+        let container = response.container
+        let quality =
+            options.quality ?? options.formatQualities[format] ?? configuration.formatQualities[format] ?? configuration.defaultQuality
+        var percent = max(1, min(100, Int((quality * 100).rounded())))
+        var data: Data
+        while true {
+            data = try container.encodedAnimation(as: format, quality: Double(percent) / 100)
+            guard format == .webp, let maximumBytes = options.maximumBytes, data.count > maximumBytes,
+                percent > Self.lowestFittingQuality
+            else { break }
+            percent = Self.nextQuality(after: percent, size: data.count, target: maximumBytes)
+        }
+        let size = container.pixelSize
+        return EncodedImage(
+            data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: size.width, height: size.height,
+            expiresAt: response.expiresAt, isStorable: response.isStorable,
+            contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
+    }
+}
+#endif
