@@ -8,7 +8,8 @@ extension GIFEncoder {
     /// as a still is, with a graphic control extension carrying its delay in hundredths of a
     /// second (rounded, at least 2: browsers play 0 and 1 as 100 ms). In an opaque animation each
     /// later frame holds only the rectangle of pixels that changed, unchanged ones transparent,
-    /// drawn over the frame before (disposal 1); when any frame has transparency, every frame is
+    /// drawn over the frame before (disposal 1), when that compresses smaller than the whole
+    /// frame; when any frame has transparency, every frame is
     /// whole with disposal 2 (restore to background), so its transparent pixels never show the
     /// frame before it. The loop count goes into the
     /// NETSCAPE2.0 application extension (its field counts repeats after the first play; a single
@@ -50,9 +51,16 @@ extension GIFEncoder {
             // pixels whose index differs from the frame before, unchanged ones in it transparent,
             // drawn over that frame (disposal 1). Frames with transparency are written whole over
             // a cleared canvas (disposal 2).
-            var (rectangle, pixels) = (Rectangle(x: 0, y: 0, width: width, height: height), indices)
+            var rectangle = Rectangle(x: 0, y: 0, width: width, height: height)
+            var data: [UInt8] = []
+            Self.appendImageData(indices, to: &data)
             if !hasTransparency, index > 0 {
-                (rectangle, pixels) = Self.difference(indices, from: indexed[index - 1], width: width, height: height)
+                // Dithering noise can make the difference compress worse than the whole frame
+                // (most pixels change when things move): the smaller of the two is written.
+                let (changed, pixels) = Self.difference(indices, from: indexed[index - 1], width: width, height: height)
+                var differenceData: [UInt8] = []
+                Self.appendImageData(pixels, to: &differenceData)
+                if differenceData.count < data.count { (rectangle, data) = (changed, differenceData) }
             }
             let packed: UInt8 = hasTransparency ? (2 << 2) | 1 : (1 << 2) | (index > 0 ? 1 : 0)
             bytes += [0x21, 0xF9, 0x04, packed]
@@ -64,7 +72,7 @@ extension GIFEncoder {
             Self.append16(rectangle.width, to: &bytes)
             Self.append16(rectangle.height, to: &bytes)
             bytes.append(0)  // no local table, not interlaced
-            Self.appendImageData(pixels, to: &bytes)
+            bytes += data
         }
         bytes.append(0x3B)
         return Data(bytes)
