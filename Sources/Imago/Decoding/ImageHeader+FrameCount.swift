@@ -14,7 +14,7 @@ extension ImageHeader {
     /// chunks (Linux), an AVIF sequence's samples; 1 for a still image. `nil` when the format is
     /// not one of these or the container is malformed before its first frame (the decoder then
     /// says what is wrong). A count stops where the bytes do: a GIF cut short counts the frames
-    /// that are whole (or its first frame, however short). At most ``maximumCountedFrames``.
+    /// that are whole (or its first frame, however short). At most 100,000.
     ///
     /// The pipeline checks a request's animation limits against it before it decodes
     /// (``ImageRequest/maximumAnimationFrames``, ``ImageRequest/maximumAnimationFramePixels``).

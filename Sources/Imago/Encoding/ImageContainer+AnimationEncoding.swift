@@ -11,9 +11,10 @@ extension ImageContainer {
     /// try response.container.encodedAnimation(as: .gif).write(to: URL(fileURLWithPath: "small.gif"))
     /// ```
     ///
-    /// - Parameter quality: for WebP, 0 (smallest) to 1 (lossless, as for stills); `nil`: 0.85.
-    ///   GIF has no quality (a fixed palette of 252 colours, dithered; alpha below half is
-    ///   transparent).
+    /// - Parameters:
+    ///   - format: ``ImageFormat/gif``, or ``ImageFormat/webp`` on Linux.
+    ///   - quality: for WebP, 0 (smallest) to 1 (lossless, as for stills); `nil`: 0.85. GIF has no
+    ///     quality (a fixed palette of 252 colours, dithered; alpha below half is transparent).
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for another format, a quality
     ///   outside 0...1, or pixels the codec refuses.
     public func encodedAnimation(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
