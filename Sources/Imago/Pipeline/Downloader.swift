@@ -130,8 +130,8 @@ struct Downloader {
                 }
                 failure = error
             }
-            // The system's generator has no state of its own to guard: one per decision.
-            var generator = SystemRandomNumberGenerator()
+            // The system's random numbers, one generator per decision (nothing shared to guard).
+            var generator = JitterSource()
             let action = machine.failure(failure, taskCancelled: Task.isCancelled, using: &generator)
             switch action {
             case .retry(let delay):
@@ -202,5 +202,17 @@ struct Downloader {
             if !(error == .cancelled(request.url) && Task.isCancelled) { context.discardKept() }
             throw error
         }
+    }
+}
+
+/// The system's random numbers for retry jitter, through a generator with a stored word: an `inout`
+/// of an empty generator (`SystemRandomNumberGenerator` is one) is reported by ThreadSanitizer
+/// (Swift 6.3.1) as a race between any two threads that make one, at one shared fake address.
+private struct JitterSource: RandomNumberGenerator {
+    private var last: UInt64 = 0
+
+    mutating func next() -> UInt64 {
+        last = UInt64.random(in: .min ... .max)
+        return last
     }
 }
