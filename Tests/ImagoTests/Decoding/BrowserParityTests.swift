@@ -19,6 +19,18 @@ struct BrowserParityTests {
         var height: Int
     }
 
+    /// Chromium, or `nil` after saying why the test cannot run: a note locally, a failure in CI
+    /// (`CI=true`), where `.ci/run` installs it.
+    static func requiredChromium() -> URL? {
+        if let chromium = chromium() { return chromium }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("Chromium is missing: .ci/run installs the Debian package `chromium`; CI must run this test")
+        } else {
+            print("BrowserParityTests: skipped, no Chromium (apt-get install chromium, or set IMAGO_CHROMIUM)")
+        }
+        return nil
+    }
+
     static func chromium() -> URL? {
         let environment = ProcessInfo.processInfo.environment
         let candidates = [environment["IMAGO_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].compactMap { $0 }
@@ -27,14 +39,7 @@ struct BrowserParityTests {
 
     @Test(.timeLimit(.minutes(10)))
     func imagoShowsEveryDamagedImageChromiumShows() async throws {
-        guard let chromium = Self.chromium() else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("Chromium is missing: .ci/run installs the Debian package `chromium`; CI must run this test")
-            } else {
-                print("BrowserParityTests: skipped, no Chromium (apt-get install chromium, or set IMAGO_CHROMIUM)")
-            }
-            return
-        }
+        guard let chromium = Self.requiredChromium() else { return }
         let variants = try DamagedImageVariant.all()
         let shown = try await withTestServer { server in
             try await Self.load(variants, in: chromium, from: server)
@@ -77,14 +82,7 @@ struct BrowserParityTests {
     /// same size, and every file Chromium refuses (the corrupted `x*` files), Imago refuses.
     @Test(.timeLimit(.minutes(10)))
     func imagoShowsPngSuiteAsChromiumDoes() async throws {
-        guard let chromium = Self.chromium() else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("Chromium is missing: .ci/run installs the Debian package `chromium`; CI must run this test")
-            } else {
-                print("BrowserParityTests: skipped, no Chromium (apt-get install chromium, or set IMAGO_CHROMIUM)")
-            }
-            return
-        }
+        guard let chromium = Self.requiredChromium() else { return }
         let folder = Fixture.folder.appendingPathComponent("pngsuite")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
         let suite = try files.map { file in
