@@ -40,7 +40,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // Already resolved for AsyncHTTPClient; named for ImagoServer's TLS settings and its tests' TLS origin.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.0.0"),
@@ -111,7 +110,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: [.linux])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(platforms: [.linux])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(platforms: [.linux])),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),

@@ -257,14 +257,16 @@ import Testing
     /// with `environment`, checks what holds with or without pacing (connections, the shared
     /// body counted once, everything released after) and returns how much the child's resident
     /// memory grew while they read.
-    /// The server's threads come back to `threads` once its clients have gone: eventually, since a
-    /// worker thread of the global pool that served the last callbacks lives on for a few seconds
-    /// before it exits idle; a thread per client would stay.
+    /// The server's threads come back to about `threads` once its clients have gone: a thread
+    /// per client (forty here) would stay. Two more are allowed: a worker thread of the global pool
+    /// that served the last callbacks usually exits idle within seconds, but on a loaded machine
+    /// the pool may have grown by one that lingers (a clean-clone CI run saw 7 threads against 6,
+    /// 30 s after the readers had gone).
     private func expectThreads(
         of pid: Int32, backTo threads: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         #expect(
-            await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: pid) <= threads },
+            await eventually(within: .seconds(30)) { ProcessProbe.threadCount(pid: pid) <= threads + 2 },
             "\(ProcessProbe.threadCount(pid: pid)) threads, \(threads) before", sourceLocation: sourceLocation)
     }
 

@@ -1,6 +1,6 @@
 #if os(Linux)
-import Crypto
 import Foundation
+import Imago
 
 /// AWS Signature Version 4 (`AWS4-HMAC-SHA256`) of a request without a body, as a pure function:
 /// the method, path, query, headers and time in, the headers to add out. ``S3DataLoader`` signs
@@ -74,13 +74,13 @@ package struct SignatureV4: Sendable {
         ].joined(separator: "\n")
         let scope = "\(day)/\(region)/\(service)/aws4_request"
         let stringToSign = [
-            "AWS4-HMAC-SHA256", time, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8))),
+            "AWS4-HMAC-SHA256", time, scope, StableHash.hex(StableHash.sha256(canonicalRequest.utf8)),
         ].joined(separator: "\n")
-        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
+        var key = Array("AWS4\(credentials.secretAccessKey)".utf8)
         for part in [day, region, service, "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
+            key = HMACSHA256.code(for: part.utf8, key: key)
         }
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let signature = StableHash.hex(HMACSHA256.code(for: stringToSign.utf8, key: key))
         var added = [
             "Authorization":
                 "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)",
@@ -135,10 +135,6 @@ package struct SignatureV4: Sendable {
     /// A header value as signed: no leading or trailing spaces, inner runs of spaces as one.
     private static func trimmed(_ value: String) -> String {
         value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-    }
-
-    private static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
 #endif

@@ -1,5 +1,4 @@
 #if os(Linux)
-import Crypto
 import Foundation
 import Imago
 
@@ -72,7 +71,7 @@ extension ImageProxy {
 
     /// A strong ETag for `data`: 18 bytes of its SHA-256, base64url.
     static func etag(_ data: Data) -> String {
-        "\"" + Base64URL.encode(Array(SHA256.hash(data: data).prefix(18))) + "\""
+        "\"" + Base64URL.encode(Array(StableHash.sha256(data).prefix(18))) + "\""
     }
 
     /// The pipeline request for `parsed`: its source with the colour handling asked, the proxy's

@@ -1,5 +1,4 @@
 #if os(Linux)
-import Crypto
 import Foundation
 import Imago
 

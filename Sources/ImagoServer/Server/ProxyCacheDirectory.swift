@@ -1,6 +1,6 @@
 #if os(Linux)
-import Crypto
 import Foundation
+import Imago
 
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +62,7 @@ public struct ProxyCacheDirectory: Sendable {
         let addresses = policy.allowedAddresses.map(\.description).sorted().joined(separator: ",")
         let endpoints = policy.allowedEndpoints.map { "\($0.address.urlHost):\($0.port)" }.sorted().joined(separator: ",")
         let text = "private=\(policy.allowsPrivateNetworks);\(addresses);\(endpoints)"
-        return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return StableHash.hex(Array(StableHash.sha256(text.utf8).prefix(8)))
     }
 
     /// A new folder under `parent`, mode 0700, whose name nobody could have taken first.

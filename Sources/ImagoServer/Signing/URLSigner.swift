@@ -1,5 +1,4 @@
 #if os(Linux)
-import Crypto
 import Foundation
 
 /// Signs and checks processing paths as imgproxy does: the signature is the base64url
@@ -25,7 +24,7 @@ public struct URLSigner: Sendable {
     }
 
     /// The key/salt pairs; the first signs.
-    private let pairs: [(key: SymmetricKey, salt: [UInt8])]
+    private let pairs: [(key: [UInt8], salt: [UInt8])]
     /// Bytes of the HMAC a signature carries, 1 to 32 (imgproxy's `IMGPROXY_SIGNATURE_SIZE`).
     /// Default: 32, the whole HMAC.
     public let signatureSize: Int
@@ -41,9 +40,9 @@ public struct URLSigner: Sendable {
 
     /// A signer with several raw key/salt pairs (at least one), signing with the first and
     /// accepting any; signatures cut to `signatureSize` bytes (clamped to 1...32).
-    public init(pairs: [(key: [UInt8], salt: [UInt8])], signatureSize: Int = SHA256.byteCount) {
-        self.pairs = pairs.map { (SymmetricKey(data: $0.key), $0.salt) }
-        self.signatureSize = min(max(1, signatureSize), SHA256.byteCount)
+    public init(pairs: [(key: [UInt8], salt: [UInt8])], signatureSize: Int = 32) {
+        self.pairs = pairs
+        self.signatureSize = min(max(1, signatureSize), 32)
     }
 
     /// The fewest bytes a key may have: 32, the output size of SHA-256 (RFC 2104 advises no less
@@ -54,7 +53,7 @@ public struct URLSigner: Sendable {
     /// `IMAGO_KEY` and `IMAGO_SALT`) hold them: one each, or as many of each, comma-separated, as
     /// imgproxy allows; a key of fewer than ``minimumKeyLength`` bytes is refused. Errors never
     /// repeat a key's or salt's value.
-    public init(hexKeys: String, hexSalts: String, signatureSize: Int = SHA256.byteCount) throws(SigningKeyError) {
+    public init(hexKeys: String, hexSalts: String, signatureSize: Int = 32) throws(SigningKeyError) {
         let keys = hexKeys.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         var salts = hexSalts.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         if salts.isEmpty { salts = [""] }
@@ -66,7 +65,7 @@ public struct URLSigner: Sendable {
             let one = try URLSigner(hexKey: key, hexSalt: salt)
             pairs.append(one.rawPairs[0])
         }
-        guard (1...SHA256.byteCount).contains(signatureSize) else {
+        guard (1...32).contains(signatureSize) else {
             throw SigningKeyError("the signature size is \(signatureSize); it takes 1 to 32 bytes")
         }
         self.init(pairs: pairs, signatureSize: signatureSize)
@@ -102,7 +101,7 @@ public struct URLSigner: Sendable {
     /// The HMAC of `signedPart` with pair `index`, cut to ``signatureSize`` bytes.
     private func code(for signedPart: String, pair index: Int) -> [UInt8] {
         let pair = pairs[index]
-        return Array(HMAC<SHA256>.authenticationCode(for: pair.salt + Array(signedPart.utf8), using: pair.key).prefix(signatureSize))
+        return Array(HMACSHA256.code(for: pair.salt + Array(signedPart.utf8), key: pair.key).prefix(signatureSize))
     }
 
     /// `nil` when `signature` is the right one for `signedPart` under any pair, else why not.
@@ -113,10 +112,8 @@ public struct URLSigner: Sendable {
         var valid = false
         for index in pairs.indices {
             // Every byte compared, whatever matched before: the time says nothing about the bytes.
-            let expected = code(for: signedPart, pair: index)
-            var difference: UInt8 = 0
-            for (a, b) in zip(given, expected) { difference |= a ^ b }
-            valid = valid || difference == 0
+            let matches = HMACSHA256.isEqual(Array(given), code(for: signedPart, pair: index))
+            valid = valid || matches
         }
         return valid ? nil : .mismatch
     }
