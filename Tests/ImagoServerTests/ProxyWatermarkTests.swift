@@ -120,6 +120,24 @@ import Testing
         }
     }
 
+    /// A mark scaled far past the result shows its middle, as imgproxy's would (drawn at most
+    /// twice the result's size: 400x200 here, centred, so its red half covers the left of the
+    /// result and its blue half the right, blended across the middle by the enlargement).
+    @Test func aHugeScaleShowsTheMarksMiddle() async throws {
+        try await Self.withProxy { proxy, origin in
+            let huge = try await Self.render(proxy, origin, "wm:1:ce:0:0:100")
+            #expect(Self.near(huge[0, 0], Self.red) && Self.near(huge[20, 99], Self.red), "\(huge[20, 99])")
+            #expect(Self.near(huge[180, 0], Self.blue) && Self.near(huge[199, 99], Self.blue), "\(huge[180, 0])")
+        }
+    }
+
+    /// A scale of 0 keeps the mark's own size, as imgproxy documents it (and as no scale does).
+    @Test func aScaleOfZeroKeepsTheSize() async throws {
+        try await Self.withProxy { proxy, origin in
+            Self.expectMark(in: try await Self.render(proxy, origin, "wm:1:nowe:0:0:0"), at: 0, 0, "scale 0")
+        }
+    }
+
     /// With no image configured and none in the path, imgproxy ignores `wm`: so does this.
     @Test func withoutAnImageTheOptionChangesNothing() async throws {
         try await Self.withProxy({ $0.watermark = nil }) { proxy, origin in
@@ -149,7 +167,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "wm:2", "wm:-0.1", "wm:", "wm:1:xx", "wm:1:sm", "wm:1:ce:a", "wm:1:ce:0:b", "wm:1:ce:0:0:0", "wm:1:ce:0:0:-1",
+        "wm:2", "wm:-0.1", "wm:", "wm:1:xx", "wm:1:sm", "wm:1:ce:a", "wm:1:ce:0:b", "wm:1:ce:0:0:-1", "wm:1:ce:0:0:101",
         "wm:1:ce:0:0:1:1", "wmu:***", "wmu:YWJj",
     ])
     func badArgumentsAreRefused(text: String) throws {
@@ -172,7 +190,7 @@ import Testing
                 ("wm:1:no:50:50/dpr:0.5", 540, 451), ("wm:1:no:50:50/dpr:2", 1080, 902), ("wm:1:re:50", 1080, 902),
                 ("wm:1:re:0:50", 1080, 902), ("wm:1:re:50:50", 1080, 902), ("wm:1:re:50:50/dpr:0.5", 540, 451),
                 ("wm:1:re:50:50/dpr:2", 1080, 902), ("wm:0:re", 1080, 902), ("wm:0.5:re", 1080, 902), ("wm:1:re", 1080, 902),
-                ("wm:1:re:0:0:0.5", 1080, 902),
+                ("wm:1:re:0:0:0.5", 1080, 902), ("wm:1:re:0:0:0", 1080, 902),
             ]
         let source = try ImageContainer(bitmap: Bitmap(width: 1080, height: 902, fill: RGBA(40, 90, 160)), format: .png)
         var failures: [String] = []

@@ -13,11 +13,11 @@ extension ImageProcessors {
             /// Its top-left pixel at column `x`, row `y` of the image; either may be negative or
             /// past the edge, which draws only the part inside.
             case at(x: Int, y: Int)
-            /// Repeated across and down over the whole image, one copy centred on the image's
-            /// centre (libvips' `replicate` of an odd number of copies, cut to the image, as
-            /// imgproxy's `re` position). Space between copies is transparent padding in the
-            /// watermark itself.
-            case tiled
+            /// Repeated across and down over the whole image, with `spacingX` and `spacingY` pixels
+            /// between copies (half of it before each copy, the rest after), one tile centred on
+            /// the image's centre: libvips' `replicate` of an odd number of tiles, cut to the
+            /// image, as imgproxy's `re` position does it. Negative spacings count as 0.
+            case tiled(spacingX: Int = 0, spacingY: Int = 0)
         }
 
         /// The watermark, any alpha mode.
@@ -38,12 +38,12 @@ extension ImageProcessors {
             self.imageIdentifier = imageIdentifier ?? Self.fingerprint(of: image)
         }
 
-        /// `watermark(fnv:0123456789abcdef,0.5,at(10,-4))` or `…,tiled)`.
+        /// `watermark(fnv:0123456789abcdef,0.5,at(10,-4))`, `…,tiled)` or `…,tiled(20,0))`.
         public var identifier: String {
             let place =
                 switch placement {
                 case .at(let x, let y): "at(\(x),\(y))"
-                case .tiled: "tiled"
+                case .tiled(let x, let y): x == 0 && y == 0 ? "tiled" : "tiled(\(x),\(y))"
                 }
             return "watermark(\(imageIdentifier),\(opacity),\(place))"
         }
@@ -57,27 +57,38 @@ extension ImageProcessors {
             var output = bitmap.pixels
             let premultipliedTarget = bitmap.alphaMode == .premultiplied
             let premultipliedSource = image.alphaMode == .premultiplied
-            let (tileX, tileY): (Int, Int)
+            // Image pixel x is at (x + shift) mod tile in its tile, whose watermark column is that
+            // minus the lead (the space before it); for a single copy, the tile is never reached.
             let columns: Range<Int>
             let rows: Range<Int>
+            var tile = (width: Int.max, height: Int.max)
+            var shift = (x: 0, y: 0)
+            var lead = (x: 0, y: 0)
             switch placement {
             case .at(let x, let y):
                 columns = Self.span(from: x, length: image.width, within: width)
                 rows = Self.span(from: y, length: image.height, within: height)
-                (tileX, tileY) = (0 &- x, 0 &- y)
-            case .tiled:
+                lead = (x, y)
+            case .tiled(let spacingX, let spacingY):
                 columns = 0..<width
                 rows = 0..<height
-                (tileX, tileY) = (Self.tiledShift(image.width, over: width), Self.tiledShift(image.height, over: height))
+                // At most 10^9 of spacing, so no sum below overflows.
+                let gapX = min(max(0, spacingX), 1_000_000_000)
+                let gapY = min(max(0, spacingY), 1_000_000_000)
+                tile = (image.width + gapX, image.height + gapY)
+                shift = (Self.tiledShift(tile.width, over: width), Self.tiledShift(tile.height, over: height))
+                lead = (gapX / 2, gapY / 2)
             }
             guard !columns.isEmpty, !rows.isEmpty else { return bitmap }
             let weight = opacity / 255
             image.pixels.withUnsafeBufferPointer { source in
                 output.withUnsafeMutableBufferPointer { target in
                     for y in rows {
-                        let sourceRow = ((y &+ tileY) % image.height + image.height) % image.height
+                        let sourceRow = (y + shift.y) % tile.height - lead.y
+                        guard sourceRow >= 0, sourceRow < image.height else { continue }
                         for x in columns {
-                            let sourceColumn = ((x &+ tileX) % image.width + image.width) % image.width
+                            let sourceColumn = (x + shift.x) % tile.width - lead.x
+                            guard sourceColumn >= 0, sourceColumn < image.width else { continue }
                             let from = (sourceRow * image.width + sourceColumn) * 4
                             let alpha = Double(source[from + 3]) * weight
                             if alpha <= 0 { continue }

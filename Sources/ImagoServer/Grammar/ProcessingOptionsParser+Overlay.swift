@@ -32,9 +32,10 @@ extension ProcessingOptionsParser {
     }
 
     /// `wm:OPACITY[:POSITION[:X[:Y[:SCALE]]]]`: opacity 0...1 (required), a position (`ce`, `no`,
-    /// `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `re`), offsets, a scale above 0 (an
-    /// empty one keeps the watermark's size; imgproxy refuses 0 as an argument too). imgproxy
-    /// takes up to seven arguments (Pro's text options); more than five is refused here.
+    /// `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `re`), offsets, a scale (0 or empty: the
+    /// watermark's own size, as imgproxy documents it; imgproxy 4's parser refuses an explicit 0,
+    /// which URLs written for imgproxy 3 carry, so it is taken here). imgproxy takes up to seven
+    /// arguments (Pro's text options); more than five is refused here.
     static func watermark(_ arguments: [Substring], for name: Substring) throws(ProcessingPathError) -> ProcessingOptions.Watermark? {
         guard arguments.count <= 5 else { throw .badOptions("\(quoted(name)) takes OPACITY:POSITION:X_OFFSET:Y_OFFSET:SCALE") }
         var watermark = ProcessingOptions.Watermark(opacity: try decimal(arguments[0], in: 0...1, for: name))
@@ -47,11 +48,7 @@ extension ProcessingOptionsParser {
         }
         if arguments.count > 2, !arguments[2].isEmpty { watermark.x = try decimal(arguments[2], in: -maximumOffset...maximumOffset, for: name) }
         if arguments.count > 3, !arguments[3].isEmpty { watermark.y = try decimal(arguments[3], in: -maximumOffset...maximumOffset, for: name) }
-        if arguments.count > 4, !arguments[4].isEmpty {
-            let scale = try decimal(arguments[4], in: 0...100, for: name)
-            guard scale > 0 else { throw .badOptions("\(quoted(name)): the scale is a number above 0 (leave it empty to keep the size)") }
-            watermark.scale = scale
-        }
+        if arguments.count > 4, !arguments[4].isEmpty { watermark.scale = try decimal(arguments[4], in: 0...100, for: name) }
         return watermark
     }
 

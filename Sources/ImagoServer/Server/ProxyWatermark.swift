@@ -5,9 +5,9 @@ import Imago
 /// does, then composited by ``ImageProcessors/Watermark``.
 ///
 /// imgproxy's steps: with a scale, the watermark is fitted (enlarged if need be) into the
-/// result's width and height times the scale (each rounded half to even); for `re`, the offsets
-/// become transparent padding split around it (half before, the rest after) and it is tiled
-/// from the centre; otherwise it is placed as a gravity places an image, offsets in pixels
+/// result's width and height times the scale (each rounded half to even; at most twice the
+/// result's size); for `re`, the offsets become the space between copies (half before each, the
+/// rest after) and it is tiled from the centre; otherwise it is placed as a gravity places an image, offsets in pixels
 /// times the ratio (or shares of the result below 1), and it may hang over the edges, at
 /// least one pixel of it on the result.
 struct ProxyWatermark: Hashable {
@@ -28,8 +28,11 @@ struct ProxyWatermark: Hashable {
         guard opacity > 0, image.width > 0, image.height > 0, canvas.width > 0, canvas.height > 0 else { return canvas }
         var mark = image
         if options.scale > 0 {
+            // Past twice the result's size a mark is mostly off the result: it is not drawn larger
+            // (imgproxy would resample it to the full size, up to 100 times the result's).
             let box = (
-                width: max(1, Self.scaled(canvas.width, options.scale)), height: max(1, Self.scaled(canvas.height, options.scale))
+                width: min(2 * canvas.width, max(1, Self.scaled(canvas.width, options.scale))),
+                height: min(2 * canvas.height, max(1, Self.scaled(canvas.height, options.scale)))
             )
             let scale = min(Double(box.width) / Double(mark.width), Double(box.height) / Double(mark.height))
             let size = PixelSize(
@@ -39,14 +42,9 @@ struct ProxyWatermark: Hashable {
         }
         let placement: ImageProcessors.Watermark.Placement
         if options.position == .replicate {
-            let gapX = max(0, Self.offset(options.x, of: canvas.width, scale: offsetScale))
-            let gapY = max(0, Self.offset(options.y, of: canvas.height, scale: offsetScale))
-            if gapX > 0 || gapY > 0 {
-                mark = try ImageProcessors.Padding(
-                    top: gapY / 2, right: gapX - gapX / 2, bottom: gapY - gapY / 2, left: gapX / 2
-                ).process(mark)
-            }
-            placement = .tiled
+            placement = .tiled(
+                spacingX: Self.offset(options.x, of: canvas.width, scale: offsetScale),
+                spacingY: Self.offset(options.y, of: canvas.height, scale: offsetScale))
         } else {
             let origin = Self.position(of: PixelSize(width: mark.width, height: mark.height), on: canvas, offsetScale: offsetScale, options)
             placement = .at(x: origin.x, y: origin.y)

@@ -59,15 +59,30 @@ extension ProcessingTests {
             // A 4-pixel tile over 10 pixels: 3 copies (odd), 12 pixels, 1 cut on each side.
             var tile = Bitmap(width: 4, height: 1, fill: RGBA(0, 0, 0))
             for x in 0..<4 { tile[x, 0] = RGBA(UInt8(x * 60), 0, 0) }
-            let result = try ImageProcessors.Watermark(image: tile, placement: .tiled).process(Bitmap(width: 10, height: 1, fill: RGBA(9, 9, 9)))
+            let result = try ImageProcessors.Watermark(image: tile, placement: .tiled()).process(Bitmap(width: 10, height: 1, fill: RGBA(9, 9, 9)))
             #expect((0..<10).map { Int(result[$0, 0].r) } == [60, 120, 180, 0, 60, 120, 180, 0, 60, 120])
+        }
+
+        @Test func tilesAreSpaced() throws {
+            // A 2-pixel mark and 3 pixels of space (1 before it, 2 after): 5-pixel tiles, 3 of them
+            // over 11 pixels (15, 2 cut on each side), so the image starts on the mark's second pixel.
+            var tile = Bitmap(width: 2, height: 1, fill: RGBA(0, 0, 0))
+            tile[1, 0] = RGBA(100, 0, 0)
+            let result = try ImageProcessors.Watermark(image: tile, placement: .tiled(spacingX: 3, spacingY: 0))
+                .process(Bitmap(width: 11, height: 1, fill: RGBA(9, 9, 9)))
+            #expect((0..<11).map { Int(result[$0, 0].r) } == [100, 9, 9, 9, 0, 100, 9, 9, 9, 0, 100])
+            let huge = try ImageProcessors.Watermark(image: tile, placement: .tiled(spacingX: Int.max, spacingY: Int.max))
+                .process(Bitmap(width: 11, height: 1, fill: RGBA(9, 9, 9)))
+            // Spacing past any image (here clamped to 10^9): one copy, centred.
+            #expect((0..<11).map { Int(huge[$0, 0].r) } == [9, 9, 9, 9, 9, 0, 100, 9, 9, 9, 9])
         }
 
         @Test func theIdentifierNamesTheImageAndTheParameters() {
             let mark = Bitmap(width: 2, height: 2, fill: Self.red)
             let identifiers = [
                 ImageProcessors.Watermark(image: mark), ImageProcessors.Watermark(image: mark, opacity: 0.5),
-                ImageProcessors.Watermark(image: mark, placement: .tiled), ImageProcessors.Watermark(image: mark, placement: .at(x: 1, y: 0)),
+                ImageProcessors.Watermark(image: mark, placement: .tiled()), ImageProcessors.Watermark(image: mark, placement: .at(x: 1, y: 0)),
+                ImageProcessors.Watermark(image: mark, placement: .tiled(spacingX: 1, spacingY: 0)),
                 ImageProcessors.Watermark(image: Bitmap(width: 2, height: 2, fill: RGBA(0, 255, 0))),
             ].map(\.identifier)
             #expect(Set(identifiers).count == identifiers.count)
