@@ -127,6 +127,20 @@ import Testing
         #expect(try ProcessingOptionsTests.options("t:10").canonical != ProcessingOptionsTests.options("w:0").canonical)
     }
 
+    /// An animation is not trimmed, as imgproxy does not trim one; a still of the same pixels is.
+    @Test func anAnimationIsNotTrimmed() throws {
+        var framed = Bitmap(width: 60, height: 40, fill: RGBA(255, 255, 255))
+        for y in 10..<30 { for x in 10..<50 { framed[x, y] = RGBA(0, 0, 0) } }
+        var animation = try ImageContainer(bitmap: framed, format: .gif)
+        animation.frames = try [framed, framed].map { try AnimationFrame(bitmap: $0, duration: .milliseconds(100)) }
+        let rendering = ProxyRendering(options: try ProcessingOptionsTests.options("t:10"), maximumDimension: 4096)
+        let animated = try rendering.process(animation)
+        #expect(animated.frames.count == 2)
+        #expect(try animated.frames.allSatisfy { frame in try frame.bitmap().width == 60 && frame.bitmap().height == 40 })
+        let still = try rendering.process(ImageContainer(bitmap: framed, format: .png)).bitmap()
+        #expect(still.width == 40 && still.height == 20)
+    }
+
     /// A trim needs every pixel: the source is decoded whole, whatever the output size.
     @Test func aTrimDecodesTheWholeSource() throws {
         let size = PixelSize(width: 4000, height: 3000)
