@@ -139,7 +139,7 @@ import Testing
         ("exp:soon", "exp"), ("expires:9999999999999999999", "expires"), ("exp:1:2", "exp"),
         ("cb:a:b", "cb"), ("msr:-1", "msr"), ("msr:100001", "msr"), ("msfs:-5", "msfs"), ("msfs:1e6", "msfs"),
         ("max_src_file_size:9999999999999", "max_src_file_size"),
-        ("pr:missing", "pr"), ("preset:a:missing", "preset"), ("wm:0.5", "wm"), ("t:10", "t"),
+        ("pr:missing", "pr"), ("preset:a:missing", "preset"), ("wm:1.5", "wm"), ("t:x", "t"),
     ])
     func refusesBadArgumentsNamingTheOption(text: String, name: String) throws {
         let error = try #require(Self.failure(text, presets: try ProcessingPresets(definitions: ["a=q:50"])), "\(text) parsed")

@@ -1,5 +1,6 @@
 /// The processors Imago ships, in one namespace: `ImageProcessors.Resize`, `.Crop`,
-/// `.GaussianBlur`, `.Padding`, `.Rotate`, `.RoundedCorners`, `.Sharpen` and `.SmartCrop`.
+/// `.GaussianBlur`, `.Padding`, `.Rotate`, `.RoundedCorners`, `.Sharpen`, `.SmartCrop`, `.Trim` and
+/// `.Watermark`.
 ///
 /// Each is a value listed in ``ImageRequest/processors``, applied in order after the decode; its
 /// identifier is part of the cache key. A thumbnail is not a processor: it is

@@ -179,6 +179,18 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// than the main image. Not implemented: the main image is always decoded (at the reduction
     /// the output needs); accepted so URLs written for imgproxy parse. Default: `nil`.
     public var enforceThumbnail: Bool?
+    /// The border cut away before any other geometry (imgproxy's `trim`, `t:THRESHOLD:COLOR:EQUAL_HOR:EQUAL_VER`):
+    /// the source is then decoded whole, as imgproxy does, and sized as trimmed. Not applied to
+    /// an animation (imgproxy neither). Default: `nil`.
+    public var trim: ImageProcessors.Trim?
+    /// An image laid over the result (imgproxy's `watermark`, `wm`): the server's
+    /// (``ImageProxyConfiguration/watermark``) or the path's ``watermarkURL``; without either the
+    /// option changes nothing, as in imgproxy. Default: `nil`.
+    public var watermark: Watermark?
+    /// The watermark image for this request (imgproxy Pro's `watermark_url`, `wmu`: a
+    /// base64url-encoded URL), fetched under the source policy like any source. Default: `nil`,
+    /// the server's watermark.
+    public var watermarkURL: URL?
     /// The presets the path named, in the order they were applied (the server's `default` preset
     /// first when it has one). Default: none.
     public var presets: [String] = []
@@ -228,6 +240,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let maximumResultDimension { parts.append("mrd:\(maximumResultDimension)") }
         if flipHorizontally || flipVertically { parts.append("fl:\(flipHorizontally ? 1 : 0):\(flipVertically ? 1 : 0)") }
         if let pixelateSize { parts.append("pix:\(pixelateSize)") }
+        if let trim { parts.append("t:" + trim.identifier) }
         if let blurSigma { parts.append("bl:\(blurSigma)") }
         if let sharpenSigma { parts.append("sh:\(sharpenSigma)") }
         if !formatQualities.isEmpty {
@@ -244,6 +257,8 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
         if let maximumAnimationFrames { parts.append("maf:\(maximumAnimationFrames)") }
         if let maximumAnimationFramePixels { parts.append("mafr:\(maximumAnimationFramePixels)") }
+        if let watermark { parts.append("wm:\(watermark.canonical)") }
+        if let watermarkURL { parts.append("wmu:\(watermarkURL.absoluteString.utf8.count):\(watermarkURL.absoluteString)") }
         // Length-prefixed: a cache buster is free text and must not read as other options.
         if let cacheBuster { parts.append("cb:\(cacheBuster.utf8.count):\(cacheBuster)") }
         if let fallbackImageURL { parts.append("fiu:\(fallbackImageURL.absoluteString.utf8.count):\(fallbackImageURL.absoluteString)") }

@@ -41,6 +41,9 @@ import Imago
 /// | `raw` | boolean | |
 /// | `fn`, `filename` | a name, then an optional boolean: base64url-encoded | |
 /// | `att`, `return_attachment` | boolean | |
+/// | `t`, `trim` | `threshold:color:equal_hor:equal_ver` | empty threshold: none; empty colour: the top-left pixel's |
+/// | `wm`, `watermark` | `opacity:position:x:y:scale` | opacity 0...1; `re` replicates; scale > 0 |
+/// | `wmu`, `watermark_url` | a base64url-encoded URL | the watermark for this request |
 /// | `kcr`, `keep_copyright`; `ph`, `preserve_hdr`; `eth`, `enforce_thumbnail` | boolean | accepted, no effect |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
@@ -66,7 +69,7 @@ struct ProcessingOptionsParser {
 
     /// The options names `unknown option` lists.
     static let knownOptions =
-        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, maf, mafr, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth"
+        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, maf, mafr, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth, t, wm, wmu"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
@@ -169,6 +172,8 @@ struct ProcessingOptionsParser {
             options.maximumSourceBytes = bytes > 0 ? bytes : nil
         case "maf", "max_animation_frames", "mafr", "max_animation_frame_resolution":
             try applyAnimationLimit(name, arguments)
+        case "t", "trim", "wm", "watermark", "wmu", "watermark_url":
+            try applyOverlay(name, arguments)
         default:
             try applyOutput(name, arguments)
         }

@@ -11,9 +11,10 @@ extension ImageProxy {
         if options.raw || !options.skipProcessingFormats.isEmpty, let unprocessed = try await unprocessed(parsed) {
             return unprocessed
         }
+        let watermark = try await resolvedWatermark(for: options)
         let response: ImageResponse
         do {
-            response = try await pipeline.image(for: request(for: parsed, format: format))
+            response = try await pipeline.image(for: request(for: parsed, format: format, watermark: watermark))
         } catch {
             throw ProxyError(error)
         }
@@ -78,8 +79,9 @@ extension ImageProxy {
     /// rendering as the processor, and the path's `max_src_file_size` and `max_src_resolution` as
     /// the request's source limits (enforced by the loader from `Content-Length` and while
     /// streaming, and by the pipeline on bytes from disk and on the header's pixels), and the
-    /// animation limits for output in `format` (``applyAnimationLimits(to:options:format:)``).
-    func request(for parsed: ProcessingPath, format: ImageFormat? = nil) -> ImageRequest {
+    /// animation limits for output in `format` (``applyAnimationLimits(to:options:format:)``),
+    /// and `watermark` laid over the result.
+    func request(for parsed: ProcessingPath, format: ImageFormat? = nil, watermark: ProxyWatermark? = nil) -> ImageRequest {
         let options = parsed.options
         // GIF carries no profile: its pixels are converted to sRGB whatever `scp` says, so that
         // they are never written out in a space other than the one a viewer assumes.
@@ -87,7 +89,9 @@ extension ImageProxy {
         let handling: ColorProfileHandling = keepsProfile ? .keep : .convertToSRGB
         var request = ImageRequest(
             url: parsed.source,
-            processors: [ProxyRendering(options: options, maximumDimension: configuration.maximumOutputDimension)],
+            processors: [
+                ProxyRendering(options: options, maximumDimension: configuration.maximumOutputDimension, watermark: watermark)
+            ],
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels

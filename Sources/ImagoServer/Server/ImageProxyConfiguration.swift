@@ -86,6 +86,13 @@ public struct ImageProxyConfiguration: Sendable {
     /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
     /// answered, unless the path names a fallback (`fiu`). Default: `nil`.
     public var fallbackImage: FallbackImage? = nil
+    /// The image a path's `watermark` (`wm`) lays over its result (imgproxy's
+    /// `IMGPROXY_WATERMARK_DATA`, `_PATH` or `_URL`; ``WatermarkImage``). `nil`: `wm` changes
+    /// nothing unless the path names an image (`wmu`), as imgproxy ignores it. Default: `nil`.
+    public var watermark: WatermarkImage? = nil
+    /// Multiplies the opacity of every watermark, in (0, 1] (imgproxy's
+    /// `IMGPROXY_WATERMARK_OPACITY`). Default: 1.
+    public var watermarkOpacity: Double = 1
     /// Whether a response's `Cache-Control` follows its source's (imgproxy's
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`): `max-age` is what is left of the source's freshness
     /// (never more than the proxy's own), and a source that may not be stored gives `no-store`.

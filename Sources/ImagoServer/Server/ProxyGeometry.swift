@@ -46,13 +46,20 @@ struct ProxyGeometry: Hashable {
     /// The output: the canvas (extension and padding included) and where the image sits on it.
     var canvasSize: PixelSize
     var contentOrigin: Point
+    /// The ratio applied to absolute offsets (the path's, as lowered by the sizing): what a
+    /// watermark's pixel offsets are multiplied by.
+    var offsetScale = 1.0
+    /// Whether the source is needed whole: a trim finds its border in every pixel, so the source
+    /// is decoded at full resolution (imgproxy turns shrink-on-load off for it too) and the
+    /// geometry is computed again for the trimmed size (``ProxyRendering``).
+    var needsWholeSource = false
 
     /// The output's content size: the result crop.
     var contentSize: PixelSize { PixelSize(width: resultCrop.width, height: resultCrop.height) }
 
     /// The least share of the source's resolution the pixels must have (0...1]: a decode reduced
     /// to this scale (or less reduced) still gives every output pixel a source pixel.
-    var requiredScale: Double { min(1, max(horizontalScale, verticalScale)) }
+    var requiredScale: Double { needsWholeSource ? 1 : min(1, max(horizontalScale, verticalScale)) }
 
     /// The plan for a source of `source` pixels (after its EXIF orientation) under `options`,
     /// within `maximumDimension` a side (and the path's `max_result_dimension`, never above it).
@@ -121,6 +128,8 @@ struct ProxyGeometry: Hashable {
         let padding = Sizing.padding(options, ratio: sizing.ratio)
         canvasSize = PixelSize(width: canvas.width + padding.horizontal, height: canvas.height + padding.vertical)
         contentOrigin = Point(x: origin.x + padding.left, y: origin.y + padding.top)
+        offsetScale = sizing.ratio
+        needsWholeSource = options.trim != nil
     }
 
     /// How many pixels the longer side of the canvas passes `bound` by (0 within it).

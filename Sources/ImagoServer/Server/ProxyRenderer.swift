@@ -3,9 +3,10 @@ import Imago
 
 /// Applies a ``ProxyGeometry`` and the filters of a request to a decoded source: rotation, crop
 /// and resize (with the result crop) as one resample, blur, sharpen, pixelate, then the extension
-/// and padding. The source may be decoded at any reduced scale (shrink-on-load, or a decode shared
-/// with other requests) that covers ``ProxyGeometry/requiredScale``: the geometry is at full
-/// resolution and is scaled to the pixels it gets.
+/// and padding, then the watermark. The source may be decoded at any reduced scale
+/// (shrink-on-load, or a decode shared with other requests) that covers
+/// ``ProxyGeometry/requiredScale``: the geometry is at full resolution and is scaled to the pixels
+/// it gets.
 struct ProxyRenderer {
     var geometry: ProxyGeometry
     /// Gaussian blur sigma in output pixels, or `nil`.
@@ -21,6 +22,8 @@ struct ProxyRenderer {
     var pixelateSize: Int?
     /// How `g:sm` finds the interesting part. Default: attention, as imgproxy.
     var smartCropStrategy: ImageProcessors.SmartCrop.Strategy = .attention
+    /// Laid over the whole result last, as imgproxy does (``ProxyWatermark``). Default: `nil`.
+    var watermark: ProxyWatermark?
 
     init(geometry: ProxyGeometry, options: ProcessingOptions) {
         self.geometry = geometry
@@ -92,10 +95,11 @@ struct ProxyRenderer {
         let origin = geometry.contentOrigin
         let canvas = geometry.canvasSize
         let fill = background.map { RGBA($0.r, $0.g, $0.b, 255) } ?? RGBA(0, 0, 0, 0)
-        return try ImageProcessors.Padding(
+        let canvasImage = try ImageProcessors.Padding(
             top: origin.y, right: canvas.width - content.width - origin.x, bottom: canvas.height - content.height - origin.y,
             left: origin.x, color: fill
         ).process(content)
+        return try watermark?.apply(to: canvasImage, offsetScale: geometry.offsetScale) ?? canvasImage
     }
 }
 #endif

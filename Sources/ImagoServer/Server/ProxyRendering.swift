@@ -10,10 +10,15 @@ import Imago
 struct ProxyRendering: ImageProcessing {
     var options: ProcessingOptions
     var maximumDimension: Int
+    /// The path's watermark with its image, when it has one and the server or the path names an
+    /// image. Default: `nil`.
+    var watermark: ProxyWatermark? = nil
 
-    /// The path's options in their canonical form and the output bound: everything the pixels
-    /// depend on (the colour handling is the request's own).
-    var identifier: String { "imago-proxy(\(options.canonical);max=\(maximumDimension))" }
+    /// The path's options in their canonical form, the output bound and the watermark's image:
+    /// everything the pixels depend on (the colour handling is the request's own).
+    var identifier: String {
+        "imago-proxy(\(options.canonical);max=\(maximumDimension)\(watermark.map { ";wm=\($0.identifier)" } ?? ""))"
+    }
 
     func requiredSourceScale(for sourceSize: PixelSize) -> Double {
         ProxyGeometry(source: sourceSize, options: options, maximumDimension: maximumDimension).requiredScale
@@ -21,15 +26,37 @@ struct ProxyRendering: ImageProcessing {
 
     func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
         let source = container.sourcePixelSize
-        let geometry = ProxyGeometry(source: source, options: options, maximumDimension: maximumDimension)
-        let renderer = ProxyRenderer(geometry: geometry, options: options)
+        let (input, size) = try Self.trimmed(container, options: options)
+        let geometry = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension)
+        var renderer = ProxyRenderer(geometry: geometry, options: options)
+        renderer.watermark = watermark
         // Each frame of an animation (a whole composited canvas) gets the same geometry as a
         // still; the format, timings, loop count, repairs and profile are kept.
-        var result = try container.mapBitmaps(processor: "proxy") { bitmap throws(ImagePipeline.Error) in
+        var result = try input.mapBitmaps(processor: "proxy") { bitmap throws(ImagePipeline.Error) in
             try renderer.render(bitmap)
         }
         result.sourcePixelSize = source
         return result
+    }
+
+    /// `container` with its border trimmed when the options ask (imgproxy's `trim`, first of all
+    /// geometry), and the full-resolution size the geometry is then computed for. An animation
+    /// is not trimmed, as imgproxy does not trim one.
+    static func trimmed(_ container: ImageContainer, options: ProcessingOptions) throws(ImagePipeline.Error) -> (ImageContainer, PixelSize) {
+        let source = container.sourcePixelSize
+        guard let trim = options.trim, !container.isAnimated else { return (container, source) }
+        let bitmap = try container.bitmap()
+        guard bitmap.width > 0, bitmap.height > 0, let box = trim.bounds(in: bitmap) else { return (container, source) }
+        let cropped = try ImageProcessors.Crop(x: box.x, y: box.y, width: box.width, height: box.height).process(bitmap)
+        var result = container
+        result.image = try ImageContainer(bitmap: cropped, format: container.format).image
+        if result.frames.count == 1 { result.frames[0].image = result.image }
+        // The pixels are the whole source (``ProxyGeometry/needsWholeSource``); should they be
+        // reduced all the same, the trimmed size is scaled back to the source's resolution.
+        let size = PixelSize(
+            width: max(1, Int((Double(box.width) * Double(source.width) / Double(bitmap.width)).rounded())),
+            height: max(1, Int((Double(box.height) * Double(source.height) / Double(bitmap.height)).rounded())))
+        return (result, size)
     }
 }
 #endif

@@ -75,6 +75,11 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_FALLBACK_IMAGE_*` (``ServeEnvironment/fallbackImage(_:)``).
     package var fallbackImage: FallbackImage?
 
+    /// `IMGPROXY_WATERMARK_DATA`, `_PATH` or `_URL` (``ServeEnvironment/watermark(_:)``).
+    package var watermark: WatermarkImage?
+    /// `IMGPROXY_WATERMARK_OPACITY`.
+    package var watermarkOpacity: Double?
+
     /// `IMGPROXY_MAX_ANIMATION_FRAMES`, `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
     package var animationLimits = AnimationLimits()
 
@@ -138,6 +143,8 @@ package struct ServeEnvironment: Sendable {
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
         s3 = try Self.s3(reader)
         fallbackImage = try Self.fallbackImage(reader)
+        watermark = try Self.watermark(reader)
+        watermarkOpacity = try Self.watermarkOpacity(reader)
         animationLimits = try AnimationLimits(environment)
     }
 
@@ -213,6 +220,8 @@ extension ServeEnvironment {
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
+        if let watermark { configuration.watermark = watermark }
+        if let watermarkOpacity { configuration.watermarkOpacity = watermarkOpacity }
         animationLimits.apply(to: &configuration)
     }
 }
