@@ -38,15 +38,24 @@ enum ProgressiveThumbnailBenchmark {
             let a = try ImageDecoder.decode(file.data, maximumPixelSize: target).bitmap()
             let b = try ImageDecoder.decodeWholeJPEG(file.data, maximumPixelSize: target).bitmap()
             guard a == b else { throw BenchmarkSkip(message: "progressive thumbnails: the selected scans decode differently") }
+            // The decodes alone, without the shrink to 256 that both share.
+            let selectedDecode = { () throws -> Double in
+                try threadCPUTime { _ = try ImageDecoder.decode(file.data, maximumPixelSize: target) } * 1000
+            }
+            let wholeDecode = { () throws -> Double in
+                try threadCPUTime { _ = try ImageDecoder.decodeWholeJPEG(file.data, maximumPixelSize: target) } * 1000
+            }
             _ = try [selected(), whole()]  // warm up
-            let m = try Interleaved(repetitions: context.repetitions).run([selected, whole])
+            let m = try Interleaved(repetitions: context.repetitions).run([selected, whole, selectedDecode, wholeDecode])
             let megapixels = String(format: "%.0f MP", Double(width * height) / 1e6)
             figures.append(
                 Figure(
                     benchmark: "progressive-thumbnail",
                     name: "\(megapixels) progressive JPEG (\(file.name), \(file.data.count / 1024) KB) to \(target) px: CPU",
                     unit: "ms", higherIsBetter: false, ours: m[0], baselineName: "the whole file at 1/8, same run",
-                    baseline: m[1], repetitions: context.repetitions))
+                    baseline: m[1],
+                    extra: [("decode alone, ms", m[2]), ("the whole file's decode alone, ms", m[3]), ("decode ratio", m[2] / m[3])],
+                    repetitions: context.repetitions))
         }
         return figures
         #else
