@@ -8,7 +8,8 @@ import Foundation
 /// The source limits are checked against the header before libjpeg allocates anything, and the
 /// limits on what is held against the DCT-scaled output. With a target size it
 /// decodes at the smallest DCT scale (1/8 … 8/8) that still covers the target, so a 12-megapixel
-/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail.
+/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail. A progressive file decoded at 1/8
+/// gives libjpeg only the scans that decode reads (``JPEGScanSelector``), for the same pixels.
 ///
 /// Damage at the source follows ``DecodingContext/policy``. Lenient (the default), as browsers do:
 /// after a warning about the data (premature end, corrupt entropy data) libjpeg's output is kept,
