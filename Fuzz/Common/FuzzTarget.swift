@@ -52,6 +52,28 @@ enum FuzzTarget {
         _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
     }
 
+    /// `JPEGScanSelector` at 1/8: a selection is a JPEG of the kept scans, ending at an end of
+    /// image, whose own selection is refused (its luma is incomplete); and, for a file that decodes
+    /// cleanly whole at 1/8, the selected scans decode to the same pixels.
+    static func jpegScanSelection(_ data: Data) {
+        guard case .scans(let selected, let kept, let total) = JPEGScanSelector.select(
+            data, maximumScans: limits.maximumProgressiveScans, scaleNumerator: { _, _ in 1 })
+        else { return }
+        precondition(kept < total && selected.count < data.count, "a selection that skips nothing")
+        precondition(selected.prefix(2) == Data([0xFF, 0xD8]) && selected.suffix(2) == Data([0xFF, 0xD9]), "a selection that is not a JPEG")
+        precondition(JPEGScanCounter.scanCount(of: selected, stoppingAfter: 1_000) == kept, "kept scans miscounted")
+        let again = JPEGScanSelector.select(selected, maximumScans: limits.maximumProgressiveScans, scaleNumerator: { _, _ in 1 })
+        precondition(again == .whole(.unusualScans), "a selection that is complete")
+        #if os(Linux)
+        guard let header = ImageHeader.probe(data) else { return }
+        let context = DecodingContext(
+            format: .jpeg, limits: limits, maximumPixelSize: (max(header.width, header.height) + 7) / 8, policy: .strict)
+        guard let whole = try? JPEGDecoder(selectsScans: false).decode(data, context: context).bitmap() else { return }
+        let scans = try? JPEGDecoder().decode(data, context: context).bitmap()
+        precondition(scans == whole, "the selected scans decode to other pixels than the whole file")
+        #endif
+    }
+
     /// A JPEG arriving in pieces (their size set by the input's last byte): `JPEGScanTracker` must
     /// give the same answers as for the bytes in one piece, `PreviewStateMachine` must only ask for
     /// prefixes that have arrived and for more scans each time, and the first previews it asks for

@@ -35,6 +35,7 @@ struct imago_jpeg_decoder {
      * image follows them; multi-scan files are read in buffered-image mode, strictly. */
     int preview;
     int (*is_cancelled)(void); /* asked as scans are read and rows output; 1 stops the decoding */
+    int no_block_smoothing; /* imago_jpeg_set_block_smoothing(decoder, 0): scans were left out on purpose */
 };
 
 static void fail(j_common_ptr info, int outcome) {
@@ -143,6 +144,8 @@ void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient) { decoder-
 
 void imago_jpeg_set_raw_cmyk(imago_jpeg_decoder *decoder, int raw) { decoder->raw_cmyk = raw; }
 
+void imago_jpeg_set_block_smoothing(imago_jpeg_decoder *decoder, int smoothing) { decoder->no_block_smoothing = !smoothing; }
+
 int imago_jpeg_cmyk_inverted(const imago_jpeg_decoder *decoder) { return decoder->info.saw_Adobe_marker ? 1 : 0; }
 
 int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *width, int *height) {
@@ -163,6 +166,7 @@ int imago_jpeg_start(imago_jpeg_decoder *decoder, int scale_numerator, int *widt
     info->scale_num = (unsigned)scale_numerator;
     info->scale_denom = 8;
     info->dct_method = JDCT_ISLOW;
+    if (decoder->no_block_smoothing) info->do_block_smoothing = FALSE;
     if (decoder->preview && !jpeg_has_multiple_scans(info)) {
         snprintf(decoder->message, sizeof decoder->message, "a single-scan JPEG has no preview");
         return IMAGO_FAILED;

@@ -182,6 +182,10 @@ struct BenchmarkGroup: Sendable {
             context in
             try await PreviewBenchmark.run(context)
         },
+        BenchmarkGroup(name: "progressive-thumbnail", summary: "12 MP progressive JPEG to 256 px from the scans 1/8 reads, beside the whole file") {
+            context in
+            try ProgressiveThumbnailBenchmark.run(context)
+        },
         BenchmarkGroup(name: "coalescing", summary: "many callers of few URLs: one download and one decode each") {
             context in
             try await CoalescingBenchmark.run(context)

@@ -70,6 +70,12 @@ void imago_jpeg_set_lenient(imago_jpeg_decoder *decoder, int lenient);
  * of RGBA converted by formula, for a colour profile to convert. Set before imago_jpeg_start. */
 void imago_jpeg_set_raw_cmyk(imago_jpeg_decoder *decoder, int raw);
 
+/* Block smoothing (libjpeg's default: on) estimates the low AC coefficients of a progressive file
+ * whose scans have not all arrived. Off (0) for a file whose unread scans were left out on purpose
+ * (JPEGScanSelector): the missing coefficients are then zero, as the 1/8-scale decode of the whole
+ * file ignores them. Set before imago_jpeg_start. */
+void imago_jpeg_set_block_smoothing(imago_jpeg_decoder *decoder, int smoothing);
+
 /* After imago_jpeg_read_header: 1 when the file has an Adobe APP14 marker, whose CMYK is stored
  * inverted (255 = no ink), as Photoshop writes it. */
 int imago_jpeg_cmyk_inverted(const imago_jpeg_decoder *decoder);

@@ -8,7 +8,8 @@ import Foundation
 /// The source limits are checked against the header before libjpeg allocates anything, and the
 /// limits on what is held against the DCT-scaled output. With a target size it
 /// decodes at the smallest DCT scale (1/8 … 8/8) that still covers the target, so a 12-megapixel
-/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail.
+/// photo becomes a 500x375 bitmap for a 256-pixel thumbnail. A progressive file decoded at 1/8
+/// gives libjpeg only the scans that decode reads (``JPEGScanSelector``), for the same pixels.
 ///
 /// Damage at the source follows ``DecodingContext/policy``. Lenient (the default), as browsers do:
 /// after a warning about the data (premature end, corrupt entropy data) libjpeg's output is kept,
@@ -16,10 +17,30 @@ import Foundation
 /// progressive file, the scans) that decoded, grey below; each is listed in
 /// ``ImageContainer/repairs``. Strict: any such warning or failure fails the decoding.
 struct JPEGDecoder: ImageDecoding {
+    /// Whether a progressive file decoded at 1/8 gives libjpeg only the scans that decode reads
+    /// (``JPEGScanSelector``); off, the whole file, as the tests' and benchmark's baseline.
+    var selectsScans = true
+
     func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
-        try decode(data, context: context, preview: false).container
+        // A progressive file decoded at 1/8: only the scans that decode reads, strictly; the whole
+        // file if they do not decode cleanly (its own repairs or errors are then the answer).
+        if selectsScans, case .scans(let scans, _, _) = Self.eighthScaleSelection(data, context: context),
+            let decoded = try? decode(data, context: context, preview: false, selectedScans: scans)
+        {
+            return decoded.container
+        }
+        return try decode(data, context: context, preview: false).container
+    }
+
+    /// The scans of `data` a decode at 1/8 reads (``JPEGScanSelector``), when the target size
+    /// makes the decode 1/8.
+    static func eighthScaleSelection(_ data: Data, context: DecodingContext) -> JPEGScanSelector.Selection {
+        guard let target = context.maximumPixelSize else { return .whole(.scale) }
+        return JPEGScanSelector.select(data, maximumScans: context.limits.maximumProgressiveScans) { width, height in
+            scaleNumerator(width: width, height: height, target: target)
+        }
     }
 
     /// A preview of a progressive JPEG from its first bytes, which end where a scan ends (see
@@ -34,20 +55,24 @@ struct JPEGDecoder: ImageDecoding {
     /// Asked by libjpeg between rows and scans of a preview.
     private static let isCancelled: @convention(c) () -> Int32 = { Task.isCancelled ? 1 : 0 }
 
+    /// Decodes `data`, giving libjpeg `selectedScans` instead when set: the same file without the scans
+    /// a 1/8 decode does not read, decoded strictly and without block smoothing.
     private func decode(
-        _ data: Data, context: DecodingContext, preview: Bool
+        _ data: Data, context: DecodingContext, preview: Bool, selectedScans: Data? = nil
     ) throws(ImagePipeline.Error) -> (container: ImageContainer, scans: Int) {
         // libjpeg refuses sides over 65,500 with an error of its own; a limit is the truer answer.
         if let header = ImageHeader.probe(data) {
             try context.limits.checkSource(width: header.width, height: header.height, url: context.url)
         }
-        return try data.withBytes { bytes throws(ImagePipeline.Error) in
+        return try (selectedScans ?? data).withBytes { bytes throws(ImagePipeline.Error) in
             let scans = Int32(clamping: context.limits.maximumProgressiveScans)
             guard let base = bytes.baseAddress, let decoder = imago_jpeg_decoder_create(base, bytes.count, scans)
             else { throw .decodingFailed(context.url, .jpeg, reason: "libjpeg could not start (out of memory)") }
             defer { imago_jpeg_decoder_destroy(decoder) }
             if preview {
                 imago_jpeg_set_preview(decoder, Self.isCancelled)
+            } else if selectedScans != nil {
+                imago_jpeg_set_block_smoothing(decoder, 0)
             } else {
                 imago_jpeg_set_lenient(decoder, context.policy == .lenient ? 1 : 0)
             }

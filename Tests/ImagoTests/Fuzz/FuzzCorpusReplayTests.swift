@@ -18,7 +18,7 @@ import Testing
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date",
+        "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -105,8 +105,30 @@ enum FuzzCorpus {
         case "resumption": resumption(data)
         case "jpeg-preview": jpegPreview(data)
         case "http-date": httpDate(data)
+        case "jpeg-scan-selection": jpegScanSelection(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
+    }
+
+    /// Fuzz/jpeg-scan-selection/Harness.swift (FuzzTarget.jpegScanSelection): the scans a 1/8
+    /// decode reads, checked as a JPEG and, for a file that decodes cleanly whole, by its pixels.
+    static func jpegScanSelection(_ data: Data) {
+        guard case .scans(let selected, let kept, let total) = JPEGScanSelector.select(
+            data, maximumScans: limits.maximumProgressiveScans, scaleNumerator: { _, _ in 1 })
+        else { return }
+        precondition(kept < total && selected.count < data.count, "a selection that skips nothing")
+        precondition(selected.prefix(2) == Data([0xFF, 0xD8]) && selected.suffix(2) == Data([0xFF, 0xD9]), "a selection that is not a JPEG")
+        precondition(JPEGScanCounter.scanCount(of: selected, stoppingAfter: 1_000) == kept, "kept scans miscounted")
+        let again = JPEGScanSelector.select(selected, maximumScans: limits.maximumProgressiveScans, scaleNumerator: { _, _ in 1 })
+        precondition(again == .whole(.unusualScans), "a selection that is complete")
+        #if os(Linux)
+        guard let header = ImageHeader.probe(data) else { return }
+        let context = DecodingContext(
+            format: .jpeg, limits: limits, maximumPixelSize: (max(header.width, header.height) + 7) / 8, policy: .strict)
+        guard let whole = try? JPEGDecoder(selectsScans: false).decode(data, context: context).bitmap() else { return }
+        let scans = try? JPEGDecoder().decode(data, context: context).bitmap()
+        precondition(scans == whole, "the selected scans decode to other pixels than the whole file")
+        #endif
     }
 
     /// Fuzz/http-date/Harness.swift (FuzzTarget.httpDate): any bytes as an HTTP date against two
