@@ -1,0 +1,69 @@
+import Foundation
+
+@testable import Imago
+
+/// Writes 16-bit PNG files (gray, gray+alpha, RGB, RGBA; not interlaced) from their samples, with
+/// colour chunks before the pixels: what the 16-bit decoding tests feed the real libpng.
+struct DeepPNGWriter {
+    /// PNG colour types of 16-bit files.
+    enum Layout: UInt8, CaseIterable, CustomStringConvertible, Sendable {
+        case gray = 0, rgb = 2, grayAlpha = 4, rgba = 6
+
+        /// Samples a pixel.
+        var channels: Int {
+            switch self {
+            case .gray: 1
+            case .grayAlpha: 2
+            case .rgb: 3
+            case .rgba: 4
+            }
+        }
+
+        var hasAlpha: Bool { self == .grayAlpha || self == .rgba }
+        var isGray: Bool { self == .gray || self == .grayAlpha }
+        var description: String { "\(self == .gray ? "gray" : self == .grayAlpha ? "gray+alpha" : self == .rgb ? "RGB" : "RGBA")16" }
+    }
+
+    let width: Int
+    let height: Int
+    let layout: Layout
+    /// Ancillary chunks written before IDAT (gAMA, cHRM, iCCP…).
+    var chunks: [(String, [UInt8])] = []
+
+    /// The file whose row `y` holds `row(y)`: `width * layout.channels` samples.
+    func data(row: (Int) -> [UInt16]) throws -> Data {
+        var raw = [UInt8]()
+        raw.reserveCapacity(height * (1 + width * layout.channels * 2))
+        for y in 0..<height {
+            let samples = row(y)
+            precondition(samples.count == width * layout.channels)
+            raw.append(0)
+            for sample in samples {
+                raw.append(UInt8(sample >> 8))
+                raw.append(UInt8(sample & 0xFF))
+            }
+        }
+        guard let compressed = ColorProfileEmbedder.deflate(Data(raw)) else { throw CancellationError() }
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += PNGBuilder.chunk(
+            "IHDR", PNGBuilder.be32(UInt32(width)) + PNGBuilder.be32(UInt32(height)) + [16, layout.rawValue, 0, 0, 0])
+        for (type, payload) in chunks { bytes += PNGBuilder.chunk(type, payload) }
+        bytes += PNGBuilder.chunk("IDAT", compressed)
+        bytes += PNGBuilder.chunk("IEND", [])
+        return Data(bytes)
+    }
+
+    /// A `gAMA` chunk: the encoding gamma (1/2.2 for most files; 1 for linear light).
+    static func gamma(_ gamma: Double) -> (String, [UInt8]) {
+        ("gAMA", PNGBuilder.be32(UInt32((gamma * 100_000).rounded())))
+    }
+
+    /// An `iCCP` chunk holding `profile`.
+    static func iccp(_ profile: Data) -> (String, [UInt8]) {
+        ("iCCP", Array("ICC Profile".utf8) + [0, 0] + (ColorProfileEmbedder.deflate(profile) ?? []))
+    }
+
+    /// The `cHRM` chunk of Adobe RGB (1998): D65 white, its wide primaries.
+    static let adobeChromaticities: (String, [UInt8]) =
+        ("cHRM", [31_270, 32_900, 64_000, 33_000, 21_000, 71_000, 15_000, 6_000].flatMap { PNGBuilder.be32(UInt32($0)) })
+}
