@@ -134,6 +134,39 @@ import Testing
         #expect(worst.value <= 1 && deltaE < 0.05, "\(worst), mean ΔE2000 \(deltaE) from libvips's thumbnail")
     }
 
+    /// A 16-bit file cut inside its pixels: lenient (as browsers), the rows that arrived are reduced
+    /// and converted, the rest transparent, with the repair; strict, refused.
+    @Test func cutShortFileKeepsTheRowsThatArrived() throws {
+        let width = 64, height = 64
+        let rows = (0..<height).map { Self.gradientRow($0, width: width, height: height, layout: .rgb) }
+        let png = try DeepPNGWriter(width: width, height: height, layout: .rgb, chunks: [DeepPNGWriter.iccp(Self.adobe)])
+            .data { rows[$0] }
+        let cut = png.prefix(png.count - (png.count - 700) / 2)  // about half of the pixels
+        let context = DecodingContext(format: .png, maximumPixelSize: 8)  // factor 4: 16x16
+        let container = try PNGDecoder().decode(cut, context: context)
+        let thumbnail = try container.bitmap()
+        let missing = container.repairs.compactMap { repair -> Range<Int>? in
+            if case .missingRows(let range) = repair.kind { range } else { nil }
+        }
+        let range = try #require(missing.first, "\(container.repairs)")
+        #expect(range.lowerBound > 4 && range.upperBound == height, "\(range)")
+        #expect(thumbnail.width == 16 && thumbnail.height == 16 && thumbnail.alphaMode == .straight)
+        let full = BoxReducer.reduce(try PNGDecoder().decode(png, context: DecodingContext(format: .png)).bitmap(), factor: 4)
+        let complete = range.lowerBound / 4  // output rows whose four source rows all arrived
+        for y in 0..<16 {
+            let row = (y * 16 * 4)..<((y + 1) * 16 * 4)
+            if y < complete {
+                let worst = zip(thumbnail.pixels[row], full.pixels[row]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(worst <= 1, "row \(y): \(worst) levels from the complete file's")
+            } else if y > (range.lowerBound - 1) / 4 {
+                #expect(thumbnail.pixels[row].allSatisfy { $0 == 0 }, "row \(y) should be transparent")
+            }
+        }
+        #expect(throws: ImagePipeline.Error.self) {
+            try PNGDecoder().decode(cut, context: DecodingContext(format: .png, maximumPixelSize: 8, policy: .strict))
+        }
+    }
+
     /// Precision is kept up to the transform: a dark ramp in linear light (16-bit gray, gAMA 1.0,
     /// values 0...1,310, sRGB 0...39) reduced by 8 gives every sRGB level of the exact block
     /// averages, within one; reduced from 8-bit values first it would have about six.
