@@ -12,11 +12,12 @@ import Foundation
 /// alpha. Interlaced (Adam7) files arrive pass by pass, each pass's pixels added straight to the
 /// reduced image's block sums (``InterlacedBoxReducer``).
 ///
-/// A 16-bit file (not interlaced) whose colour resolves to an RGB profile keeps its 16-bit samples
-/// up to the transform, so no precision is lost before the profile's curves: with a target size
-/// its rows are reduced at 16 bits (``DeepBoxReducer``) and only the reduced image is converted, as
-/// libvips does; at full size each row is converted as it is read. Other files are converted
-/// after the reduction as 8-bit RGBA (``ColorConversion``).
+/// A 16-bit file whose colour resolves to an RGB profile keeps its 16-bit samples up to the
+/// transform, so no precision is lost before the profile's curves: with a target size its rows
+/// are reduced at 16 bits (``DeepBoxReducer``, ``DeepInterlacedBoxReducer``) and only the reduced
+/// image is converted, as libvips does; at full size (RGB and RGBA, not interlaced) each row is
+/// converted as it is read. Other files are converted after the reduction as 8-bit RGBA
+/// (``ColorConversion``).
 ///
 /// The source size from the header is checked against ``DecodingLimits/maximumSourcePixelCount``
 /// and the bitmap actually held against ``DecodingLimits/maximumPixelCount``, both before any pixel
@@ -92,8 +93,20 @@ struct PNGDecoder: ImageDecoding {
             let bitmap: Bitmap
             var workingSize = width * channels * sampleBytes
             if interlaced {
-                let reducer = InterlacedBoxReducer(
-                    sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                // Adam7 passes into block sums: 16-bit ones with a transform (reduced only), then converted.
+                let add: (_ pass: Int, _ passRow: Int, _ columns: Int) -> Void
+                let finish: () -> (bitmap: Bitmap, bytes: Int)
+                if let deep {
+                    let reducer = DeepInterlacedBoxReducer(
+                        sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                    add = { reducer.add(row: row, pass: $0, passRow: $1, columns: $2) }
+                    finish = { (reducer.finish(through: deep.transform), reducer.allocatedBytes) }
+                } else {
+                    let reducer = InterlacedBoxReducer(
+                        sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                    add = { reducer.add(row: row, pass: $0, passRow: $1, columns: $2) }
+                    finish = { (reducer.finish(), reducer.allocatedBytes) }
+                }
                 let count = imago_png_rows_count(rows)
                 var index: UInt64 = 0
                 while index < count {
@@ -107,11 +120,12 @@ struct PNGDecoder: ImageDecoding {
                             "Adam7 pass \(pass + 1) of 7 stopped at its row \(passRow): \(String(cString: imago_png_rows_message(rows)))")))
                         break
                     }
-                    reducer.add(row: row, pass: Int(pass), passRow: Int(passRow), columns: Int(columns))
+                    add(Int(pass), Int(passRow), Int(columns))
                     index += 1
                 }
-                bitmap = reducer.finish()
-                workingSize += reducer.allocatedBytes
+                let finished = finish()
+                bitmap = finished.bitmap
+                workingSize += finished.bytes
             } else if let deep, factor > 1 {
                 // Reduced at 16 bits, then converted: the transform sees only the reduced image.
                 let reducer = DeepBoxReducer(
@@ -163,13 +177,14 @@ struct PNGDecoder: ImageDecoding {
 extension PNGDecoder {
     /// The profile and 16-bit transform for a 16-bit file whose colour resolves to an RGB profile,
     /// when converting to sRGB; nil for anything else (the ordinary path converts it, or reports
-    /// what is wrong). Not interlaced (those are reduced as 8-bit). Gray files only when reduced
-    /// (their rows come as RGB16; at full size they keep the 8-bit path browsers are compared on).
+    /// what is wrong). Gray and interlaced files only when reduced (gray rows come as RGB16; at full
+    /// size both keep the 8-bit path browsers are compared on, and Adam7 passes would need 16-bit
+    /// sums for every pixel).
     static func deepTransform(
         _ rows: OpaquePointer, colour: EmbeddedColor.Reading, context: DecodingContext, reduced: Bool, hasAlpha: Bool
     ) -> (profile: ColorProfile, transform: ColorTransform)? {
-        guard imago_png_rows_bit_depth(rows) == 16, imago_png_rows_interlaced(rows) == 0,
-            context.colorProfileHandling == .convertToSRGB, reduced || imago_png_rows_is_gray(rows) == 0,
+        guard imago_png_rows_bit_depth(rows) == 16, context.colorProfileHandling == .convertToSRGB,
+            reduced || (imago_png_rows_is_gray(rows) == 0 && imago_png_rows_interlaced(rows) == 0),
             let color = colour.color, case .profile(let profile) = ColorConversion.resolve(color), profile.colorSpace == .rgb,
             case .success(let transform) = ColorTransformCache.shared.transform(
                 profile: profile.data, layout: hasAlpha ? .rgba16BE : .rgb16BE)

@@ -134,6 +134,27 @@ import Testing
         #expect(worst.value <= 1 && deltaE < 0.05, "\(worst), mean ΔE2000 \(deltaE) from libvips's thumbnail")
     }
 
+    /// An Adam7 file, its passes added straight to 16-bit block sums, gives the very pixels of the
+    /// same samples stored row by row (the same sums, averaged and converted the same way).
+    @Test(arguments: DeepPNGWriter.Layout.allCases)
+    func interlacedThumbnailEqualsTheSequentialOne(_ layout: DeepPNGWriter.Layout) throws {
+        let width = 203, height = 131
+        let rows = (0..<height).map { Self.gradientRow($0, width: width, height: height, layout: layout) }
+        var writer = DeepPNGWriter(width: width, height: height, layout: layout, chunks: [DeepPNGWriter.iccp(Self.adobe)])
+        let sequential = try writer.data { rows[$0] }
+        writer.interlaced = true
+        let interlaced = try writer.data { rows[$0] }
+        let context = DecodingContext(format: .png, maximumPixelSize: 24)
+        let expected = try PNGDecoder().decode(sequential, context: context)
+        let (container, workingSize) = try PNGDecoder().decodeMeasuringWork(interlaced, context: context)
+        #expect(container.colorProfile?.name == "Compatible with Adobe RGB (1998)")
+        #expect(try container.bitmap() == expected.bitmap())
+        // 46 bytes a reduced pixel (32 of sums, the 16-bit averages, the bitmap): at this factor of
+        // 4, under 3 bytes a source pixel, less than the image as RGBA8 (and far less than as
+        // stored, 2 to 8 bytes); at a thumbnail's usual factors of 7 and more, under one.
+        #expect(workingSize < width * height * 3, "working size \(workingSize)")
+    }
+
     /// A 16-bit file cut inside its pixels: lenient (as browsers), the rows that arrived are reduced
     /// and converted, the rest transparent, with the repair; strict, refused.
     @Test func cutShortFileKeepsTheRowsThatArrived() throws {
