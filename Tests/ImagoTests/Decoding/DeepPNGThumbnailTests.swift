@@ -188,6 +188,30 @@ import Testing
         }
     }
 
+    /// An Adam7 16-bit file cut inside its last passes: the blocks the early passes reached are
+    /// converted, with the repair; a cut inside the first pass's rows leaves blocks no pixel
+    /// reached, which stay transparent even though the file is opaque.
+    @Test func cutShortInterlacedFileKeepsThePassesThatArrived() throws {
+        let width = 64, height = 64
+        let rows = (0..<height).map { Self.gradientRow($0, width: width, height: height, layout: .rgb) }
+        var writer = DeepPNGWriter(width: width, height: height, layout: .rgb, chunks: [DeepPNGWriter.iccp(Self.adobe)])
+        writer.interlaced = true
+        let png = try writer.data { rows[$0] }
+        let context = DecodingContext(format: .png, maximumPixelSize: 8)  // factor 4: 16x16
+        for kept in [0.75, 0.03] {
+            let cut = png.prefix(700 + Int(Double(png.count - 700) * kept))
+            let container = try PNGDecoder().decode(cut, context: context)
+            let thumbnail = try container.bitmap()
+            #expect(container.repairs.contains { $0.description.contains("Adam7 pass") }, "\(container.repairs)")
+            #expect(thumbnail.width == 16 && thumbnail.alphaMode == .straight)
+            let alphas = stride(from: 3, to: thumbnail.pixels.count, by: 4).map { thumbnail.pixels[$0] }
+            #expect(alphas.contains(255), "kept \(kept): nothing converted")
+            if kept < 0.5 {
+                #expect(alphas.contains(0), "kept \(kept): blocks no pixel reached must be transparent")
+            }
+        }
+    }
+
     /// Precision is kept up to the transform: a dark ramp in linear light (16-bit gray, gAMA 1.0,
     /// values 0...1,310, sRGB 0...39) reduced by 8 gives every sRGB level of the exact block
     /// averages, within one; reduced from 8-bit values first it would have about six.
