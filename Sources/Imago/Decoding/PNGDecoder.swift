@@ -62,8 +62,7 @@ struct PNGDecoder: ImageDecoding {
             // A 16-bit file with an RGB profile to convert through: its rows stay 16-bit up to the
             // transform, so no precision is lost before it. Reduced (DeepBoxReducer), then converted
             // at the reduced size; full size, converted row by row.
-            let deep = Self.deepTransform(
-                rows, colour: colour, context: context, reduced: factor > 1, hasAlpha: alphaMode == .straight)
+            let deep = Self.deepTransform(rows, colour: colour, context: context, factor: factor, hasAlpha: alphaMode == .straight)
             // RGB rows when there is no alpha and something else is added: reduced, scattered or transformed.
             let rgb = factor > 1 || interlaced || deep != nil
             let options = (rgb ? IMAGO_PNG_RGB : 0) | (deep != nil ? IMAGO_PNG_KEEP16 : 0)
@@ -93,7 +92,7 @@ struct PNGDecoder: ImageDecoding {
             let bitmap: Bitmap
             var workingSize = width * channels * sampleBytes
             if interlaced {
-                // Adam7 passes into block sums: 16-bit ones with a transform (reduced only), then converted.
+                // Adam7 passes into block sums: 16-bit ones with a transform (reduced by 4 or more), then converted.
                 let add: (_ pass: Int, _ passRow: Int, _ columns: Int) -> Void
                 let finish: () -> (bitmap: Bitmap, bytes: Int)
                 if let deep {
@@ -177,14 +176,16 @@ struct PNGDecoder: ImageDecoding {
 extension PNGDecoder {
     /// The profile and 16-bit transform for a 16-bit file whose colour resolves to an RGB profile,
     /// when converting to sRGB; nil for anything else (the ordinary path converts it, or reports
-    /// what is wrong). Gray and interlaced files only when reduced (gray rows come as RGB16; at full
-    /// size both keep the 8-bit path browsers are compared on, and Adam7 passes would need 16-bit
-    /// sums for every pixel).
+    /// what is wrong). Gray files only when reduced (their rows come as RGB16; at full size they
+    /// keep the 8-bit path browsers are compared on). Interlaced files only when reduced by 4 or
+    /// more: their 16-bit block sums take 46 bytes a reduced pixel, under 3 a source pixel from a
+    /// factor of 4, but more than the image as RGBA8 below it (those keep the 8-bit path).
     static func deepTransform(
-        _ rows: OpaquePointer, colour: EmbeddedColor.Reading, context: DecodingContext, reduced: Bool, hasAlpha: Bool
+        _ rows: OpaquePointer, colour: EmbeddedColor.Reading, context: DecodingContext, factor: Int, hasAlpha: Bool
     ) -> (profile: ColorProfile, transform: ColorTransform)? {
+        let interlaced = imago_png_rows_interlaced(rows) != 0
         guard imago_png_rows_bit_depth(rows) == 16, context.colorProfileHandling == .convertToSRGB,
-            reduced || (imago_png_rows_is_gray(rows) == 0 && imago_png_rows_interlaced(rows) == 0),
+            interlaced ? factor >= 4 : (factor > 1 || imago_png_rows_is_gray(rows) == 0),
             let color = colour.color, case .profile(let profile) = ColorConversion.resolve(color), profile.colorSpace == .rgb,
             case .success(let transform) = ColorTransformCache.shared.transform(
                 profile: profile.data, layout: hasAlpha ? .rgba16BE : .rgb16BE)

@@ -4,8 +4,8 @@
 /// reduced pixel: R, G, B, alpha-weighted for straight alpha, and A), and ``finish(through:)``
 /// converts the block averages, still at 16 bits, as ``DeepBoxReducer`` does.
 ///
-/// Only with a factor above 1: at full size the file keeps the 8-bit path, since 32 bytes of sums
-/// a pixel would hold more than the image. Pixels are RGB16 or RGBA16, big-endian as PNG stores
+/// Only with a factor above 1, and used from 4 up: 46 bytes a reduced pixel (sums, 16-bit averages,
+/// the bitmap) are under 3 a source pixel there, but more than the image as RGBA8 below it. Pixels are RGB16 or RGBA16, big-endian as PNG stores
 /// them. Blocks that got no pixel (a decode cut short) are transparent black.
 final class DeepInterlacedBoxReducer {
     /// The source, the factor and the reduced size (``BoxReduction/channels``: samples a pixel).
