@@ -12,6 +12,13 @@ import Foundation
 /// alpha. Interlaced (Adam7) files arrive pass by pass, each pass's pixels added straight to the
 /// reduced image's block sums (``InterlacedBoxReducer``).
 ///
+/// A 16-bit file whose colour resolves to an RGB profile keeps its 16-bit samples up to the
+/// transform, so no precision is lost before the profile's curves: with a target size its rows
+/// are reduced at 16 bits (``DeepBoxReducer``, ``DeepInterlacedBoxReducer``) and only the reduced
+/// image is converted, as libvips does; at full size (RGB and RGBA, not interlaced) each row is
+/// converted as it is read. Other files are converted after the reduction as 8-bit RGBA
+/// (``ColorConversion``).
+///
 /// The source size from the header is checked against ``DecodingLimits/maximumSourcePixelCount``
 /// and the bitmap actually held against ``DecodingLimits/maximumPixelCount``, both before any pixel
 /// memory exists.
@@ -50,51 +57,55 @@ struct PNGDecoder: ImageDecoding {
             try context.limits.checkSource(width: width, height: height, url: context.url)
             let factor = BoxReducer.factor(width: width, height: height, target: context.maximumPixelSize)
             let alphaMode: Bitmap.AlphaMode = imago_png_rows_has_alpha(rows) != 0 ? .straight : .opaque
-            // RGB rows when there is no alpha and something else is added: reduced or scattered.
             let interlaced = imago_png_rows_interlaced(rows) != 0
-            let rgb = factor > 1 || interlaced
             let colour = EmbeddedColor.read(data, format: .png, maximumProfileSize: context.limits.maximumColorProfileSize)
-            // A 16-bit colour file with a profile to convert through: the transform reads its 16-bit
-            // rows, so no precision is lost before it (the rows are then reduced as 8-bit sRGB).
-            let deepProfile = imago_png_rows_bit_depth(rows) == 16 && !interlaced && imago_png_rows_is_gray(rows) == 0
-                && context.colorProfileHandling == .convertToSRGB ? Self.rgbProfile(colour) : nil
-            let options = (rgb ? IMAGO_PNG_RGB : 0) | (deepProfile != nil ? IMAGO_PNG_KEEP16 : 0)
+            // A 16-bit file with an RGB profile to convert through: its rows stay 16-bit up to the
+            // transform, so no precision is lost before it. Reduced (DeepBoxReducer), then converted
+            // at the reduced size; full size, converted row by row.
+            let deep = Self.deepTransform(rows, colour: colour, context: context, factor: factor, hasAlpha: alphaMode == .straight)
+            // RGB rows when there is no alpha and something else is added: reduced, scattered or transformed.
+            let rgb = factor > 1 || interlaced || deep != nil
+            let options = (rgb ? IMAGO_PNG_RGB : 0) | (deep != nil ? IMAGO_PNG_KEEP16 : 0)
             guard imago_png_rows_start(rows, Int32(options)) != 0 else { throw failure() }
-            let sourceChannels = Int(imago_png_rows_channels(rows))
-            let deep = deepProfile.flatMap { profile in
-                let layout: ColorTransform.Layout = sourceChannels == 4 ? .rgba16BE : .rgb16BE
-                return (try? ColorTransformCache.shared.transform(profile: profile.data, layout: layout).get())
-                    .map { (profile: profile, transform: $0) }
-            }
-            // The transform writes RGBA; without one, 16-bit rows kept for it become 8-bit here.
-            let channels = deepProfile != nil ? 4 : sourceChannels
-            let deepRow = deepProfile == nil ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: width * sourceChannels * 2)
-            defer { deepRow?.deallocate() }
+            let channels = Int(imago_png_rows_channels(rows))
             let reducedWidth = (width + factor - 1) / factor
             let reducedHeight = (height + factor - 1) / factor
             _ = try context.limits.checkedByteCount(width: reducedWidth, height: reducedHeight, url: context.url)
-            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * channels)
-            /// Reads the next row into `row`: straight, or through the 16-bit path.
-            func readRow() -> Bool {
-                guard let deepRow else { return imago_png_rows_read(rows, row) != 0 }
-                guard imago_png_rows_read(rows, deepRow) != 0 else { return false }
-                if let deep {
-                    deep.transform.apply(
-                        input: deepRow, inputStride: width * sourceChannels * 2, output: row, outputStride: width * 4,
-                        width: width, rows: 1)
-                } else {
-                    Self.narrow(deepRow, to: row, width: width, channels: sourceChannels)
-                }
-                return true
-            }
+            let sampleBytes = deep != nil ? 2 : 1
+            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * channels * sampleBytes)
             defer { row.deallocate() }
             var repairs: [ImageContainer.Repair] = []
+            /// Reads the rows in order into `row`, handing each to `add`. Lenient: a row that fails
+            /// keeps the rows before it, and the rest stay transparent, as browsers show it.
+            func readRows(_ add: (UnsafeMutablePointer<UInt8>) -> Void) throws(ImagePipeline.Error) {
+                for y in 0..<height {
+                    if y & 255 == 255 { try context.checkCancellation() }
+                    guard imago_png_rows_read(rows, row) != 0 else {
+                        guard lenient, y > 0 else { throw failure() }
+                        repairs.append(ImageContainer.Repair(.missingRows(y..<height)))
+                        return
+                    }
+                    add(row)
+                }
+            }
 
             let bitmap: Bitmap
-            let reducerBytes: Int
+            var workingSize = width * channels * sampleBytes
             if interlaced {
-                let reducer = InterlacedBoxReducer(
-                    sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                // Adam7 passes into block sums: 16-bit ones with a transform (reduced by 4 or more), then converted.
+                let add: (_ pass: Int, _ passRow: Int, _ columns: Int) -> Void
+                let finish: () -> (bitmap: Bitmap, bytes: Int)
+                if let deep {
+                    let reducer = DeepInterlacedBoxReducer(
+                        sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                    add = { reducer.add(row: row, pass: $0, passRow: $1, columns: $2) }
+                    finish = { (reducer.finish(through: deep.transform), reducer.allocatedBytes) }
+                } else {
+                    let reducer = InterlacedBoxReducer(
+                        sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                    add = { reducer.add(row: row, pass: $0, passRow: $1, columns: $2) }
+                    finish = { (reducer.finish(), reducer.allocatedBytes) }
+                }
                 let count = imago_png_rows_count(rows)
                 var index: UInt64 = 0
                 while index < count {
@@ -108,26 +119,38 @@ struct PNGDecoder: ImageDecoding {
                             "Adam7 pass \(pass + 1) of 7 stopped at its row \(passRow): \(String(cString: imago_png_rows_message(rows)))")))
                         break
                     }
-                    reducer.add(row: row, pass: Int(pass), passRow: Int(passRow), columns: Int(columns))
+                    add(Int(pass), Int(passRow), Int(columns))
                     index += 1
                 }
+                let finished = finish()
+                bitmap = finished.bitmap
+                workingSize += finished.bytes
+            } else if let deep, factor > 1 {
+                // Reduced at 16 bits, then converted: the transform sees only the reduced image.
+                let reducer = DeepBoxReducer(
+                    sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
+                try readRows { reducer.add(row: $0) }
+                bitmap = reducer.finish(through: deep.transform)
+                workingSize += reducer.allocatedBytes
+            } else if let deep {
+                // Full size: each 16-bit row converted into an RGBA8 row as it is read.
+                let reducer = BoxReducer(sourceWidth: width, sourceHeight: height, factor: 1, alphaMode: alphaMode)
+                let converted = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+                defer { converted.deallocate() }
+                try readRows { row in
+                    deep.transform.apply(
+                        input: row, inputStride: width * channels * 2, output: converted, outputStride: width * 4,
+                        width: width, rows: 1)
+                    reducer.add(row: converted)
+                }
                 bitmap = reducer.finish()
-                reducerBytes = reducer.allocatedBytes
+                workingSize += reducer.allocatedBytes + width * 4
             } else {
                 let reducer = BoxReducer(
                     sourceWidth: width, sourceHeight: height, factor: factor, alphaMode: alphaMode, channels: channels)
-                for y in 0..<height {
-                    if y & 255 == 255 { try context.checkCancellation() }
-                    guard readRow() else {
-                        // Lenient: the rows so far, the rest transparent, as browsers show it.
-                        guard lenient, y > 0 else { throw failure() }
-                        repairs.append(ImageContainer.Repair(.missingRows(y..<height)))
-                        break
-                    }
-                    reducer.add(row: row)
-                }
+                try readRows { reducer.add(row: $0) }
                 bitmap = reducer.finish()
-                reducerBytes = reducer.allocatedBytes
+                workingSize += reducer.allocatedBytes
             }
             // Chunks after the pixels: a strict decode still fails on a file cut after its pixels.
             if repairs.isEmpty, imago_png_rows_finish(rows) == 0 {
@@ -145,34 +168,29 @@ struct PNGDecoder: ImageDecoding {
                 let model: ColorConversion.SourceModel = imago_png_rows_is_gray(rows) != 0 ? .gray : .rgb
                 ColorConversion.apply(colour, to: &container, source: model, context: context)
             }
-            return (container, reducerBytes + width * channels + (deepRow == nil ? 0 : width * sourceChannels * 2))
+            return (container, workingSize)
         }
     }
 }
 
 extension PNGDecoder {
-    /// The RGB profile `colour` declares, if it resolves to one (for the 16-bit path; anything
-    /// else takes the ordinary path, which reports what is wrong).
-    static func rgbProfile(_ colour: EmbeddedColor.Reading) -> ColorProfile? {
-        guard let color = colour.color, case .profile(let profile) = ColorConversion.resolve(color),
-            profile.colorSpace == .rgb
+    /// The profile and 16-bit transform for a 16-bit file whose colour resolves to an RGB profile,
+    /// when converting to sRGB; nil for anything else (the ordinary path converts it, or reports
+    /// what is wrong). Gray files only when reduced (their rows come as RGB16; at full size they
+    /// keep the 8-bit path browsers are compared on). Interlaced files only when reduced by 4 or
+    /// more: their 16-bit block sums take 46 bytes a reduced pixel, under 3 a source pixel from a
+    /// factor of 4, but more than the image as RGBA8 below it (those keep the 8-bit path).
+    static func deepTransform(
+        _ rows: OpaquePointer, colour: EmbeddedColor.Reading, context: DecodingContext, factor: Int, hasAlpha: Bool
+    ) -> (profile: ColorProfile, transform: ColorTransform)? {
+        let interlaced = imago_png_rows_interlaced(rows) != 0
+        guard imago_png_rows_bit_depth(rows) == 16, context.colorProfileHandling == .convertToSRGB,
+            interlaced ? factor >= 4 : (factor > 1 || imago_png_rows_is_gray(rows) == 0),
+            let color = colour.color, case .profile(let profile) = ColorConversion.resolve(color), profile.colorSpace == .rgb,
+            case .success(let transform) = ColorTransformCache.shared.transform(
+                profile: profile.data, layout: hasAlpha ? .rgba16BE : .rgb16BE)
         else { return nil }
-        return profile
-    }
-
-    /// 16-bit big-endian samples to 8-bit RGBA, rounded (the path a refused transform falls back to).
-    static func narrow(_ source: UnsafePointer<UInt8>, to row: UnsafeMutablePointer<UInt8>, width: Int, channels: Int) {
-        for x in 0..<width {
-            for channel in 0..<4 {
-                guard channel < channels else {
-                    row[x * 4 + channel] = 255
-                    continue
-                }
-                let at = (x * channels + channel) * 2
-                let value = UInt32(source[at]) << 8 | UInt32(source[at + 1])
-                row[x * 4 + channel] = UInt8((value * 255 + 32_767) / 65_535)
-            }
-        }
+        return (profile, transform)
     }
 }
 

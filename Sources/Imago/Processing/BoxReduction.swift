@@ -6,7 +6,8 @@ struct BoxReduction {
     let sourceHeight: Int
     let factor: Int
     let alphaMode: Bitmap.AlphaMode
-    /// Bytes per source pixel: 3 (RGB, opaque) or 4 (RGBA).
+    /// Samples per source pixel: 3 (RGB, opaque) or 4 (RGBA); bytes for ``BoxReducer``, 16-bit
+    /// samples for `DeepBoxReducer` (Linux).
     let channels: Int
     /// The reduced size.
     let width: Int

@@ -90,6 +90,25 @@ final class InterlacedBoxReducer {
         }
     }
 
+    /// Per pass: how many of its columns fall in each output column, and how many of its rows
+    /// (those added) in each output row; a block's pixel count is the sum over the passes of their
+    /// products.
+    static func blockCounts(_ shape: BoxReduction, passRowsAdded: [Int]) -> (columns: [[UInt32]], rows: [[UInt32]]) {
+        var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.width), count: 7)
+        var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.height), count: 7)
+        for (pass, layout) in passes.enumerated() {
+            var x = layout.column
+            while x < shape.sourceWidth {
+                columnCounts[pass][x / shape.factor] += 1
+                x += layout.columnStep
+            }
+            for passRow in 0..<passRowsAdded[pass] {
+                rowCounts[pass][(layout.row + passRow * layout.rowStep) / shape.factor] += 1
+            }
+        }
+        return (columnCounts, rowCounts)
+    }
+
     /// Whether every pixel of the source was added.
     var isComplete: Bool { pixelsAdded == shape.sourceWidth * shape.sourceHeight }
 
@@ -97,20 +116,7 @@ final class InterlacedBoxReducer {
     func finish() -> Bitmap {
         let mode: Bitmap.AlphaMode = !isComplete && shape.alphaMode == .opaque ? .straight : shape.alphaMode
         if let sums {
-            // Per pass: how many of its columns fall in each output column, how many of its rows
-            // (those added) in each output row.
-            var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.width), count: 7)
-            var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.height), count: 7)
-            for (pass, layout) in Self.passes.enumerated() {
-                var x = layout.column
-                while x < shape.sourceWidth {
-                    columnCounts[pass][x / shape.factor] += 1
-                    x += layout.columnStep
-                }
-                for passRow in 0..<passRowsAdded[pass] {
-                    rowCounts[pass][(layout.row + passRow * layout.rowStep) / shape.factor] += 1
-                }
-            }
+            let (columnCounts, rowCounts) = Self.blockCounts(shape, passRowsAdded: passRowsAdded)
             let weighted = shape.alphaMode == .straight
             for y in 0..<shape.height {
                 for x in 0..<shape.width {
