@@ -49,6 +49,26 @@ import Testing
         #expect(configuration.passesCacheControlThrough)
     }
 
+    /// `IMGPROXY_PRESETS_PATH`: a file of `name=options` lines (comments and blank lines skipped),
+    /// after `IMGPROXY_PRESETS`; a file that cannot be read stops the start, naming the variable.
+    @Test func presetsComeFromTheFileToo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("imago-presets-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("# presets of the shop\n\nthumb=rs:fill:100:100\r\n  hero=w:1200/q:70  \n#off=w:1\n".utf8).write(to: file)
+        let environment = try ServeEnvironment(["IMGPROXY_PRESETS": "small=w:50", "IMGPROXY_PRESETS_PATH": file.path])
+        #expect(environment.presets == ["small=w:50", "thumb=rs:fill:100:100", "hero=w:1200/q:70"])
+        let presets = try ProcessingPresets(definitions: environment.presets)
+        #expect(presets.definitions.keys.sorted() == ["hero", "small", "thumb"])
+        #expect(throws: ServeEnvironmentError.self) {
+            try ServeEnvironment(["IMGPROXY_PRESETS_PATH": file.path + ".missing"])
+        }
+        do {
+            _ = try ServeEnvironment(["IMGPROXY_PRESETS_PATH": "/nonexistent/presets"])
+        } catch {
+            #expect(error.variable == "IMGPROXY_PRESETS_PATH" && error.description.contains("/nonexistent/presets"))
+        }
+    }
+
     @Test func bindTakesAHostAndPortIsItsOwnForm() throws {
         let bound = try ServeEnvironment(["IMGPROXY_BIND": "127.0.0.2:8081", "PORT": "9"])
         #expect(bound.host == "127.0.0.2" && bound.port == 8081)

@@ -36,7 +36,8 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63`): per-format qualities, as fractions, keyed
     /// by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`).
     package var formatQualities: [String: Double] = [:]
-    /// `IMGPROXY_PRESETS` (`name=options,name=options`, or split by `IMGPROXY_PRESETS_SEPARATOR`).
+    /// `IMGPROXY_PRESETS` (`name=options,name=options`, or split by `IMGPROXY_PRESETS_SEPARATOR`),
+    /// then the lines of the file `IMGPROXY_PRESETS_PATH` names.
     package var presets: [String] = []
     /// `IMGPROXY_ONLY_PRESETS`.
     package var onlyPresets: Bool?
@@ -119,6 +120,9 @@ package struct ServeEnvironment: Sendable {
             let separator = reader.text("IMGPROXY_PRESETS_SEPARATOR") ?? ","
             presets = text.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        if let path = reader.text("IMGPROXY_PRESETS_PATH") {
+            presets += try Self.presetsFile(at: path)
+        }
         onlyPresets = try reader.boolean("IMGPROXY_ONLY_PRESETS")
         allowsSecurityOptions = try reader.boolean("IMGPROXY_ALLOW_SECURITY_OPTIONS")
         if let text = reader.text("IMGPROXY_ALLOWED_SOURCES") {
@@ -149,6 +153,16 @@ package struct ServeEnvironment: Sendable {
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
+    /// The presets of `IMGPROXY_PRESETS_PATH`, as imgproxy reads that file: one `name=options` a
+    /// line; blank lines and lines starting with `#` skipped. They come after `IMGPROXY_PRESETS`.
+    static func presetsFile(at path: String) throws(ServeEnvironmentError) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ServeEnvironmentError(variable: "IMGPROXY_PRESETS_PATH", message: "names \(path), which cannot be read as UTF-8 text")
+        }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
     private static func formatQualities(_ text: String) throws(ServeEnvironmentError) -> [String: Double] {
         var qualities: [String: Double] = [:]
         for item in text.split(separator: ",") {
