@@ -175,6 +175,30 @@ import Testing
         #expect(deadlines.next?.expiry == .rate)
     }
 
+    /// A pipelined response whose head goes out behind the tail of the one before joins its
+    /// transfer: the rate counts from the first head until neither is left going out, so the
+    /// first one's end does not leave the second unwatched.
+    @Test func pipelinedResponsesGoOutAsOneTransfer() {
+        var deadlines = Self.sending()
+        deadlines.bytesRead(at: Self.at(1))
+        deadlines.requestHeadRead()
+        deadlines.requestEndRead(at: Self.at(1))
+        deadlines.responseSent(bytes: 4_000)
+        let began = deadlines.responseStarted(at: Self.at(5))
+        #expect(!began, "it joins the transfer under way")
+        deadlines.responseWritten(at: Self.at(6))
+        #expect(deadlines.next?.deadline == Self.at(34))
+        #expect(deadlines.next?.expiry == .rate)
+        deadlines.responseSent(bytes: 10_000)
+        #expect(deadlines.expiry(at: Self.at(39)) == nil)
+        #expect(deadlines.expiry(at: Self.at(40)) == .rate)
+        deadlines.responseWritten(at: Self.at(39))
+        #expect(deadlines.next?.expiry == .idle)
+        let beganAgain = deadlines.responseStarted(at: Self.at(50))
+        #expect(beganAgain, "a new transfer")
+        #expect(deadlines.next?.deadline == Self.at(80))
+    }
+
     /// A write buffer stuck for the write timeout closes the connection even when the rate's
     /// deadline is further off; with no minimum rate, only the write timeout runs.
     @Test func theWriteTimeoutAndTheRateEachApply() {

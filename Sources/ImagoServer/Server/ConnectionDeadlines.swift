@@ -74,9 +74,12 @@ struct ConnectionDeadlines: Sendable {
     private var hasAnswered = false
     /// Since when the write buffer has been over its high-water mark.
     private var stuckSince: NIODeadline?
-    /// When the response going out now began (its head), while it is not all handed over.
+    /// Responses whose head has been written and whose last byte is not handed over yet: more
+    /// than one when a pipelined response's head goes out behind the tail of the one before.
+    private var sending = 0
+    /// When the first of them began (its head): they go out as one transfer.
     private var sendingSince: NIODeadline?
-    /// Bytes of that response handed to the operating system so far.
+    /// Bytes of that transfer handed to the operating system so far.
     private var sent = 0
 
     init(limits: Limits, openedAt opened: NIODeadline) {
@@ -100,22 +103,32 @@ struct ConnectionDeadlines: Sendable {
         if unanswered == 0 { waitingSince = now }  // its response went out before its body ended
     }
 
-    /// A response's head is going out: the minimum rate counts from now.
-    mutating func responseStarted(at now: NIODeadline) {
+    /// A response's head is going out; returns `true` when it begins a transfer (no response was
+    /// going out), whose bytes the owner then counts from here. A pipelined response whose head
+    /// follows the tail of the one before joins that one's transfer: the minimum rate counts from
+    /// the first head until no response is left going out.
+    @discardableResult
+    mutating func responseStarted(at now: NIODeadline) -> Bool {
+        if sending < Int.max { sending += 1 }
+        guard sending == 1 else { return false }
         sendingSince = now
         sent = 0
+        return true
     }
 
-    /// `bytes` of the response going out have been handed to the operating system in all
-    /// (a count that only grows; the owner reports it when it looks).
+    /// `bytes` of the transfer going out have been handed to the operating system in all (a
+    /// count that only grows; the owner reports it when it looks).
     mutating func responseSent(bytes: Int) {
         if bytes > sent { sent = bytes }
     }
 
     /// A response's last byte was handed to the operating system.
     mutating func responseWritten(at now: NIODeadline) {
-        sendingSince = nil
-        sent = 0
+        if sending > 0 { sending -= 1 }
+        if sending == 0 {
+            sendingSince = nil
+            sent = 0
+        }
         if unanswered > 0 { unanswered -= 1 }
         hasAnswered = true
         if unanswered == 0 { waitingSince = now }
@@ -150,8 +163,8 @@ struct ConnectionDeadlines: Sendable {
         stuckSince.map { ($0 + limits.write, .write) }
     }
 
-    /// The minimum rate's deadline, if a response is going out: its head's time, plus the
-    /// grace, plus the time its bytes sent so far are worth at the rate.
+    /// The minimum rate's deadline, if a response is going out: its transfer's first head, plus
+    /// the grace, plus the time the bytes sent since are worth at the rate.
     private var rateDeadline: (NIODeadline, Expiry)? {
         guard let sendingSince, limits.minimumRate > 0 else { return nil }
         // Capped at about 30 years, so the sum cannot overflow (NIODeadline saturates anyway).

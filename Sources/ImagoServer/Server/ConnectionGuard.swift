@@ -38,7 +38,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let departure: ClientDeparture
     /// Bytes handed to the channel since the connection opened (saturating).
     private var queued = 0
-    /// `queued` when the response going out now began.
+    /// `queued` when the transfer going out now (one response, or pipelined ones) began.
     private var queuedBeforeResponse = 0
 
     init(limits: ConnectionDeadlines.Limits, registry: ConnectionRegistry, departure: ClientDeparture) {
@@ -102,8 +102,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .requestHeadRead: deadlines.requestHeadRead()
         case .requestEndRead: deadlines.requestEndRead(at: .now())
         case .responseStarted:
-            queuedBeforeResponse = queued
-            deadlines.responseStarted(at: .now())
+            if deadlines.responseStarted(at: .now()) { queuedBeforeResponse = queued }
         case .responseWritten: deadlines.responseWritten(at: .now())
         }
         let waiting = deadlines.waitingWithoutRequestSince
