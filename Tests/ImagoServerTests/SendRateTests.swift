@@ -48,6 +48,7 @@ import Testing
             let received = Atomic(0)
             let stop = Atomic(false)
             let finished = Atomic(false)
+            let start = ContinuousClock.now
             try reader.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let reading = Thread {
                 while !stop.load(ordering: .relaxed) {
@@ -63,6 +64,7 @@ import Testing
             #expect(await eventually(within: .seconds(60)) { await Self.metrics(server).contains(dropped) },
                 "a reader at 64 KiB/s outlived a minimum rate of 512 KiB/s by a minute")
             let had = received.load(ordering: .relaxed)
+            print("SendRateTests: a 64 KiB/s reader of \(size) bytes closed by the rate after \(ContinuousClock.now - start), with \(had) bytes read")
             #expect(had > 0 && had < size / 2, "the reader had \(had) of \(size) bytes when it was closed")
             let metrics = await Self.metrics(server)
             #expect(!metrics.contains("reason=\"write_timeout\""), "the write timeout closed it, not the rate: \(metrics)")
