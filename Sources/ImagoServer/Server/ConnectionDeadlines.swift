@@ -13,6 +13,12 @@ import NIOCore
 /// - While a request is being answered there is no read deadline (the proxy's own work is
 ///   bounded by its download timeouts); the response's bytes are bounded by the write timeout:
 ///   the write buffer may stay over its high-water mark for at most that long.
+/// - And by the minimum send rate: from its head, a response must go out (be handed to the
+///   operating system) at the rate on average, at most the rate's grace behind it. A reader
+///   that takes a few bytes often enough to keep the write timeout from firing is closed by
+///   this one. A response the socket's buffers take whole is done at once, so it is never
+///   held by the rate; nor is one whose bytes keep up with it, however bursty the kernel's
+///   uptake (the rule looks at all bytes since the head, not at one window).
 ///
 /// Pipelined requests are counted, so the read deadline resumes only when every response is
 /// out. A second request whose first bytes arrive in the same read as the end of the one before
@@ -24,17 +30,24 @@ struct ConnectionDeadlines: Sendable {
         var header: TimeAmount
         var idle: TimeAmount
         var write: TimeAmount
+        /// Bytes per second a response must average; 0 or less: no minimum.
+        var minimumRate: Int
+        /// How far behind the minimum rate a response may fall.
+        var rateGrace: TimeAmount
 
-        init(header: TimeAmount, idle: TimeAmount, write: TimeAmount) {
+        init(header: TimeAmount, idle: TimeAmount, write: TimeAmount, minimumRate: Int = 0, rateGrace: TimeAmount = .seconds(30)) {
             self.header = header
             self.idle = idle
             self.write = write
+            self.minimumRate = minimumRate
+            self.rateGrace = rateGrace
         }
 
         init(_ configuration: ImagoServer.Configuration) {
             self.init(
                 header: TimeAmount(configuration.headerTimeout), idle: TimeAmount(configuration.idleTimeout),
-                write: TimeAmount(configuration.writeTimeout))
+                write: TimeAmount(configuration.writeTimeout), minimumRate: configuration.minimumSendRate,
+                rateGrace: TimeAmount(configuration.sendRateGrace))
         }
     }
 
@@ -46,6 +59,8 @@ struct ConnectionDeadlines: Sendable {
         case idle = "idle_timeout"
         /// A response stayed stuck in the write buffer (a reader too slow or gone).
         case write = "write_timeout"
+        /// A response went out slower than the minimum rate (a reader too slow).
+        case rate = "send_rate"
     }
 
     let limits: Limits
@@ -59,6 +74,13 @@ struct ConnectionDeadlines: Sendable {
     private var hasAnswered = false
     /// Since when the write buffer has been over its high-water mark.
     private var stuckSince: NIODeadline?
+    /// Responses whose head has been written and whose last byte is not handed over yet: more
+    /// than one when a pipelined response's head goes out behind the tail of the one before.
+    private var sending = 0
+    /// When the first of them began (its head): they go out as one transfer.
+    private var sendingSince: NIODeadline?
+    /// Bytes of that transfer handed to the operating system so far.
+    private var sent = 0
 
     init(limits: Limits, openedAt opened: NIODeadline) {
         self.limits = limits
@@ -81,8 +103,32 @@ struct ConnectionDeadlines: Sendable {
         if unanswered == 0 { waitingSince = now }  // its response went out before its body ended
     }
 
+    /// A response's head is going out; returns `true` when it begins a transfer (no response was
+    /// going out), whose bytes the owner then counts from here. A pipelined response whose head
+    /// follows the tail of the one before joins that one's transfer: the minimum rate counts from
+    /// the first head until no response is left going out.
+    @discardableResult
+    mutating func responseStarted(at now: NIODeadline) -> Bool {
+        if sending < Int.max { sending += 1 }
+        guard sending == 1 else { return false }
+        sendingSince = now
+        sent = 0
+        return true
+    }
+
+    /// `bytes` of the transfer going out have been handed to the operating system in all (a
+    /// count that only grows; the owner reports it when it looks).
+    mutating func responseSent(bytes: Int) {
+        if bytes > sent { sent = bytes }
+    }
+
     /// A response's last byte was handed to the operating system.
     mutating func responseWritten(at now: NIODeadline) {
+        if sending > 0 { sending -= 1 }
+        if sending == 0 {
+            sendingSince = nil
+            sent = 0
+        }
         if unanswered > 0 { unanswered -= 1 }
         hasAnswered = true
         if unanswered == 0 { waitingSince = now }
@@ -117,14 +163,25 @@ struct ConnectionDeadlines: Sendable {
         stuckSince.map { ($0 + limits.write, .write) }
     }
 
+    /// The minimum rate's deadline, if a response is going out: its transfer's first head, plus
+    /// the grace, plus the time the bytes sent since are worth at the rate.
+    private var rateDeadline: (NIODeadline, Expiry)? {
+        guard let sendingSince, limits.minimumRate > 0 else { return nil }
+        // Capped at about 30 years, so the sum cannot overflow (NIODeadline saturates anyway).
+        let worth = min(Double(sent) / Double(limits.minimumRate), 1e9)
+        return (sendingSince + limits.rateGrace + .nanoseconds(Int64(worth * 1e9)), .rate)
+    }
+
     /// The earliest deadline that runs, with what it enforces.
     var next: (deadline: NIODeadline, expiry: Expiry)? {
-        switch (readDeadline, writeDeadline) {
-        case (nil, nil): nil
-        case (let read?, nil): read
-        case (nil, let write?): write
-        case (let read?, let write?): write.0 < read.0 ? write : read
-        }
+        Self.earlier(Self.earlier(readDeadline, writeDeadline), rateDeadline)
+    }
+
+    /// The earlier of two deadlines (the first on a tie).
+    private static func earlier(_ first: (NIODeadline, Expiry)?, _ second: (NIODeadline, Expiry)?) -> (NIODeadline, Expiry)? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return second.0 < first.0 ? second : first
     }
 
     /// The deadline that has passed at `now`, if any: the connection is then closed.

@@ -2,9 +2,11 @@
 import NIOCore
 
 /// The first handler of every client connection: it sees the raw bytes, before HTTP decoding,
-/// so it knows when a request began even while its head is incomplete. It keeps the
-/// connection's ``ConnectionDeadlines``, closes the connection when one passes, and holds its
-/// place in the ``ConnectionRegistry`` (which may refuse it, or close another to admit it).
+/// so it knows when a request began even while its head is incomplete, and the last, so it
+/// counts the bytes handed to the channel. It keeps the connection's ``ConnectionDeadlines``,
+/// closes the connection when one passes, holds its place in the ``ConnectionRegistry`` (which
+/// may refuse it, or close another to admit it), and tells the connection's
+/// ``ClientDeparture`` when the client goes (its side closed, or the connection).
 ///
 /// Request and response boundaries come from ``RequestBoundaryHandler``, after the HTTP codec,
 /// as outbound user events (``Event``), which travel towards this handler at the head.
@@ -22,6 +24,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     enum Event: Sendable {
         case requestHeadRead
         case requestEndRead
+        /// A response's head is about to be written.
+        case responseStarted
         /// The response's last byte was handed to the operating system.
         case responseWritten
     }
@@ -31,10 +35,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var isOpen = false
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
+    private let departure: ClientDeparture
+    /// Bytes handed to the channel since the connection opened (saturating).
+    private var queued = 0
+    /// `queued` when the transfer going out now (one response, or pipelined ones) began.
+    private var queuedBeforeResponse = 0
 
-    init(limits: ConnectionDeadlines.Limits, registry: ConnectionRegistry) {
+    init(limits: ConnectionDeadlines.Limits, registry: ConnectionRegistry, departure: ClientDeparture) {
         deadlines = ConnectionDeadlines(limits: limits, openedAt: .now())
         self.registry = registry
+        self.departure = departure
     }
 
     private var key: ObjectIdentifier { ObjectIdentifier(self) }
@@ -63,6 +73,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The client closed its side (Hummingbird allows half-closure, so the channel stays
+        // open to write): it has gone, for a request that waits on its behalf.
+        if case .inputClosed? = event as? ChannelEvent { departure.depart() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let (sum, overflow) = queued.addingReportingOverflow(unwrapOutboundIn(data).readableBytes)
+        queued = overflow ? .max : sum
+        context.write(data, promise: promise)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         deadlines.writabilityChanged(isWritable: context.channel.isWritable, at: .now())
         arm(context: context)
@@ -78,6 +101,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch event {
         case .requestHeadRead: deadlines.requestHeadRead()
         case .requestEndRead: deadlines.requestEndRead(at: .now())
+        case .responseStarted:
+            if deadlines.responseStarted(at: .now()) { queuedBeforeResponse = queued }
         case .responseWritten: deadlines.responseWritten(at: .now())
         }
         let waiting = deadlines.waitingWithoutRequestSince
@@ -99,6 +124,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func closed() {
+        departure.depart()
         timer?.cancel()
         timer = nil
         timerDeadline = nil
@@ -123,6 +149,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         timer = nil
         timerDeadline = nil
         guard isOpen else { return }
+        // What of the response has left the channel for the operating system: what was handed
+        // to it, less what it still buffers (it reports that only when asked).
+        let buffered = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        deadlines.responseSent(bytes: max(0, queued - queuedBeforeResponse - buffered))
         if let expiry = deadlines.expiry(at: .now()) {
             registry.recordDrop(expiry.rawValue)
             context.close(promise: nil)

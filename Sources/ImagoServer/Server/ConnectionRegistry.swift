@@ -6,8 +6,8 @@ import Prometheus
 /// Performs ``ConnectionTable``'s decisions for one listening server, whose connections live on
 /// several event loops, and counts them: `imago_serve_open_connections` and
 /// `imago_serve_connections_dropped_total{reason}` (`header_timeout`, `idle_timeout`,
-/// `write_timeout`, `displaced`: closed to make room at the cap, `refused`: the cap was full of
-/// requests in progress).
+/// `write_timeout`, `send_rate`: a response slower than the minimum send rate, `displaced`:
+/// closed to make room at the cap, `refused`: the cap was full of requests in progress).
 final class ConnectionRegistry: Sendable {
     private let table: Locked<ConnectionTable<ObjectIdentifier, any Channel>>
     private let registry: PrometheusCollectorRegistry?

@@ -12,8 +12,17 @@ import NIOCore
 /// it cannot tell a head trickled for minutes from a quiet keep-alive connection, and the
 /// guard applies both deadlines from one state machine that also decides which connection
 /// makes room at the cap.
+///
+/// Each connection also has a ``ClientDeparture``, which the guard tells when the client goes
+/// and which the task serving the connection sees as ``ClientDeparture/current``.
 struct GuardedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+    /// Hummingbird's channel value, and the connection's departure.
+    struct Value: ServerChildChannelValue {
+        let base: HTTP1Channel.Value
+        let departure: ClientDeparture
+
+        var channel: any Channel { base.channel }
+    }
 
     let base: HTTP1Channel
     let limits: ConnectionDeadlines.Limits
@@ -31,16 +40,20 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let departure = ClientDeparture()
         do {
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(limits: limits, registry: registry), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionGuard(limits: limits, registry: registry, departure: departure), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        return base.setup(channel: channel, logger: logger).map { Value(base: $0, departure: departure) }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        await ClientDeparture.$current.withValue(value.departure) {
+            await base.handle(value: value.base, logger: logger)
+        }
     }
 }
 #endif

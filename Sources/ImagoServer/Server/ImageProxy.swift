@@ -8,10 +8,11 @@ import Imago
 /// A request: parse the path (400; presets expanded), check the signature (403), the expiry
 /// (404), the security options (403), the output size (400) and the source policy (403); serve
 /// from the response tier (encoded bytes) or, through the bounded admission queue (429 when
-/// full), make it: `pipeline.image(for:)` with the proxy's renderer as the request's processor
-/// (the pipeline's tier of decoded originals, or its disk cache or network, decoded at the
-/// reduction the renderer needs), then encoded (`ImageProxy+Produce.swift`). The pipeline has no
-/// memory cache of its own: the encoded response is what is kept, once.
+/// full; a request whose client goes while it waits leaves the queue unmade, 499), make it:
+/// `pipeline.image(for:)` with the proxy's renderer as the request's processor (the pipeline's
+/// tier of decoded originals, or its disk cache or network, decoded at the reduction the
+/// renderer needs), then encoded (`ImageProxy+Produce.swift`). The pipeline has no memory cache
+/// of its own: the encoded response is what is kept, once.
 public final class ImageProxy: Sendable {
     public let configuration: ImageProxyConfiguration
     public let pipeline: ImagePipeline
@@ -93,10 +94,18 @@ public final class ImageProxy: Sendable {
         return (statistics.decodedOriginalsCost, statistics.decodedOriginalsCount)
     }
 
-    /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`.
+    /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`. A
+    /// request that waits for a slot and whose task is cancelled meanwhile leaves the queue at
+    /// once, unmade (499 `client_closed_request`).
     public func respond(path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {
+        await respond(path: path, accept: accept, ifNoneMatch: ifNoneMatch, departure: nil)
+    }
+
+    /// ``respond(path:accept:ifNoneMatch:)`` for a client whose going `departure` reports: if it
+    /// goes while the request waits for a slot, the request leaves the queue, unmade.
+    func respond(path: String, accept: String?, ifNoneMatch: String?, departure: ClientDeparture?) async -> ProxyResponse {
         do {
-            return try await respondOrThrow(path: path, accept: accept, ifNoneMatch: ifNoneMatch)
+            return try await respondOrThrow(path: path, accept: accept, ifNoneMatch: ifNoneMatch, departure: departure)
         } catch {
             // The client gets the code and a message; what the server found out goes to the log.
             if let detail = error.detail {
@@ -107,7 +116,9 @@ public final class ImageProxy: Sendable {
     }
 
     /// Parse, check, plan, then serve from the response cache or produce within admission.
-    private func respondOrThrow(path: String, accept: String?, ifNoneMatch: String?) async throws(ProxyError) -> ProxyResponse {
+    private func respondOrThrow(
+        path: String, accept: String?, ifNoneMatch: String?, departure: ClientDeparture?
+    ) async throws(ProxyError) -> ProxyResponse {
         let parsed = try parse(path)
         try checkPolicy(parsed)
         let plan = plan(for: parsed, accept: accept)
@@ -119,15 +130,24 @@ public final class ImageProxy: Sendable {
                 return response(for: cached, plan: plan, ifNoneMatch: ifNoneMatch)
             }
         }
-        let outcome = await admission.run { () async -> Result<EncodedImage, ProxyError> in
+        let outcome = await admission.run(departure: departure) { () async -> Result<EncodedImage, ProxyError> in
             do throws(ProxyError) {
                 return .success(try await self.produceOrFallback(parsed, format: plan.format))
             } catch {
                 return .failure(error)
             }
         }
-        guard let outcome else { throw .overloaded(retryAfter: configuration.retryAfterSeconds) }
-        let encoded = try outcome.get()
+        let encoded: EncodedImage
+        switch outcome {
+        case .ran(let result): encoded = try result.get()
+        case .shed: throw .overloaded(retryAfter: configuration.retryAfterSeconds)
+        case .abandoned:
+            // nginx's 499: logged and counted; the client, gone, reads nothing.
+            metrics.recordAbandonedWait()
+            throw ProxyError(
+                status: 499, code: "client_closed_request",
+                message: "the client closed its connection while the request waited for a slot; the image was not made")
+        }
         if encoded.isStorable {
             responses.store(encoded, forKey: plan.key, cost: encoded.data.count + plan.key.utf8.count)
         }

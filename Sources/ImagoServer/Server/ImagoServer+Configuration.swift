@@ -8,8 +8,8 @@ extension ImagoServer {
     /// ``maximumRequestHeadSize`` bytes of its head) and ``idleTimeout`` between requests;
     /// while it reads a response, a few hundred KiB of queued bytes (a large body goes out in
     /// 64 KiB pieces, each only when the connection's 64 KiB write buffer has room), for as
-    /// long as it keeps taking bytes (``writeTimeout``); and, for a large body, a share of
-    /// ``maximumResponseBytesInFlight``.
+    /// long as it keeps taking bytes (``writeTimeout``) at the ``minimumSendRate`` on average;
+    /// and, for a large body, a share of ``maximumResponseBytesInFlight``.
     public struct Configuration: Sendable {
         /// Time a connection has to send a complete request (head and any body): from the
         /// connection's opening for its first request, from the first byte of each later one.
@@ -39,6 +39,24 @@ extension ImagoServer {
         /// for a phone that loses its signal for a while, short enough that a reader who stopped
         /// reading frees its slot and its share of the budget soon.
         public var writeTimeout: Duration
+        /// Bytes per second a response must go out at, on average from its head, once it is
+        /// more than ``sendRateGrace`` old: a response that has gone on for `t` seconds must
+        /// have handed the operating system at least `rate x (t - grace)` of its bytes, or the
+        /// connection is closed (and the body's share of ``maximumResponseBytesInFlight``
+        /// freed). So a response of `n` bytes is held at most `grace + n / rate`. The
+        /// ``writeTimeout`` alone keeps a client that takes a few bytes at a time: the write
+        /// buffer need only drain from its high-water mark to under its low-water mark (32 KiB)
+        /// within each timeout, about 1 KiB/s; this closes such a reader. A response the
+        /// socket's buffers take whole (a thumbnail) is handed over at once and never held by
+        /// it. 0 turns it off. Default: 4 KiB/s (32 kbit/s), under the 40-50 kbit/s a phone gets
+        /// on GPRS, the slowest 2G data, and an eighth of WebPageTest's "2G" profile (280
+        /// kbit/s): a phone on 2G passes, even sharing its link among a few large images,
+        /// while a 1 MiB body is held about five minutes at most (30 s + 256 s).
+        public var minimumSendRate: Int
+        /// How far behind ``minimumSendRate`` a response may fall: time for a connection's slow
+        /// start, or a phone that loses its signal for a while. Default: 30 s, as
+        /// ``writeTimeout``.
+        public var sendRateGrace: Duration
         /// Connections open at once. At the limit a new connection closes the one that has
         /// waited longest without a request in progress (a half-sent head or an idle keep-alive
         /// connection), so held connections never lock out a fresh client; when every
@@ -82,7 +100,7 @@ extension ImagoServer {
         public init(
             headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), writeTimeout: Duration = .seconds(30),
             maximumConnections: Int = 2048, maximumResponseBytesInFlight: Int = 256 * 1024 * 1024, maximumRequestHeadSize: Int = 32 * 1024,
-            servesMetrics: Bool = true
+            servesMetrics: Bool = true, minimumSendRate: Int = 4 * 1024, sendRateGrace: Duration = .seconds(30)
         ) {
             self.headerTimeout = headerTimeout
             self.idleTimeout = idleTimeout
@@ -91,6 +109,8 @@ extension ImagoServer {
             self.maximumResponseBytesInFlight = maximumResponseBytesInFlight
             self.maximumRequestHeadSize = maximumRequestHeadSize
             self.servesMetrics = servesMetrics
+            self.minimumSendRate = minimumSendRate
+            self.sendRateGrace = sendRateGrace
         }
     }
 }

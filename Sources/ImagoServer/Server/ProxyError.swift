@@ -12,6 +12,7 @@ import Imago
 /// | 415 | `not_an_image` |
 /// | 422 | `undecodable`, `source_too_large`, `processing_failed` |
 /// | 429 | `overloaded` (the admission queue is full; with `Retry-After`, as imgproxy answers) |
+/// | 499 | `client_closed_request` (the client went while its request waited for a slot: never made; nginx's code, for the log) |
 /// | 502 | `source_failed` |
 /// | 503 | `overloaded` (response bytes on their way to clients at their limit), `cancelled`; both with `Retry-After` |
 /// | 504 | `source_timeout` |

@@ -30,7 +30,11 @@ enum ProxyRoute {
     ) async -> Response {
         let target = request.uri.string
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        let answer = await proxy.respond(path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+        // The connection's departure (set by GuardedHTTP1Channel): a request that waits for a
+        // slot leaves the queue when its client goes.
+        let answer = await proxy.respond(
+            path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+            departure: ClientDeparture.current)
         return response(
             answer, sendsBody: request.method != .head, inFlight: inFlight, pacedBy: paces ? context.eventLoop : nil,
             retryAfter: proxy.configuration.retryAfterSeconds)

@@ -4,8 +4,9 @@ import NIOHTTPTypes
 
 /// Tells the ``ConnectionGuard`` at the head of the pipeline where requests and responses begin
 /// and end, as it sees them after the HTTP codec: a request's head and end as they are decoded,
-/// a response's end once its last byte has been handed to the operating system (so the idle
-/// deadline never starts while a slow reader still has bytes queued in the process).
+/// a response's head as it is written (the minimum send rate counts from it), a response's end
+/// once its last byte has been handed to the operating system (so the idle deadline never
+/// starts while a slow reader still has bytes queued in the process).
 final class RequestBoundaryHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -22,9 +23,16 @@ final class RequestBoundaryHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        switch unwrapOutboundIn(data) {
+        case .head:
+            context.triggerUserOutboundEvent(ConnectionGuard.Event.responseStarted, promise: nil)
             context.write(data, promise: promise)
             return
+        case .body:
+            context.write(data, promise: promise)
+            return
+        case .end:
+            break
         }
         let written = promise ?? context.eventLoop.makePromise()
         written.futureResult.assumeIsolated().whenSuccess {

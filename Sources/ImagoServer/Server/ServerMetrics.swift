@@ -2,8 +2,8 @@
 import Prometheus
 
 /// The proxy's Prometheus instruments, served at `/metrics`: requests by status, latency, hits
-/// per cache tier, bytes fetched from sources. The pipeline's own swift-metrics instruments are
-/// exported through the same registry (``factory``).
+/// per cache tier, bytes fetched from sources, requests abandoned in the admission queue. The
+/// pipeline's own swift-metrics instruments are exported through the same registry (``factory``).
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let latency: DurationHistogram
@@ -45,6 +45,16 @@ public final class ServerMetrics: Sendable {
                 namespace: "imago", subsystem: "serve", metricName: "cache_hits", unitName: "total",
                 helpText: "Images served, by the tier that had them (network: fetched from the source)."),
             labels: [("tier", tier)]
+        ).increment()
+    }
+
+    /// A request left the admission queue unmade because its client went while it waited.
+    func recordAbandonedWait() {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "imago", subsystem: "serve", metricName: "queue_abandoned", unitName: "total",
+                helpText: "Requests that left the admission queue unmade because their client went while they waited."),
+            labels: []
         ).increment()
     }
 
