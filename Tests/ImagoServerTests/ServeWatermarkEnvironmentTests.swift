@@ -13,7 +13,6 @@ import Testing
 /// `IMGPROXY_WATERMARK_PATH` at `IMGPROXY_WATERMARK_OPACITY`, checked in the output's pixels.
 @Suite struct ServeWatermarkEnvironmentTests {
     @Test func imgproxysWatermarkVariablesReachTheOutput() async throws {
-        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-wm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent("images")
@@ -31,9 +30,7 @@ import Testing
             "IMGPROXY_WATERMARK_PATH": markFile.path, "IMGPROXY_WATERMARK_OPACITY": "0.5",
             "IMAGO_KEY": "", "IMAGO_SALT": "", "IMAGO_KEY_FILE": "",
         ]
-        let serve = try await ServeProcess.start(executable, in: folder, arguments: [], environment: environment)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
+        try await withServeProcess(arguments: [], environment: environment, in: folder) { serve, client in
             let signer = URLSigner(pairs: [(URLSigner.bytes(fromHex: key) ?? [], URLSigner.bytes(fromHex: salt) ?? [])])
             let get: (String) async throws -> (status: Int, body: Data) = { part in
                 // imgproxy's signature: HMAC-SHA256 of the salt and the path, base64url
@@ -60,13 +57,7 @@ import Testing
             let url = "http://127.0.0.1:\(serve.port)/insecure/wm:1/plain/local:///framed.png@png"
             let unsigned = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
             #expect(unsigned.status.code == 403)
-        } catch {
-            try? await client.shutdown()
-            await serve.stop()
-            throw error
         }
-        try await client.shutdown()
-        await serve.stop()
     }
 }
 #endif
