@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Builds libFuzzer harnesses into .build-fuzz/bin: Fuzz/build.sh [HARNESS...] (default: all).
 #
+# IMAGO_FUZZ_OPTIMIZATION (default -O) is the swiftc optimisation of Imago and the harnesses. CI's
+# smoke pass (Fuzz/smoke.sh) builds with -Onone: the compile takes 60 s of CPU instead of 150 and a
+# harness 1 s instead of 5, and ten seconds a harness are bound by the C codecs more than by Swift
+# (the jpeg harness ran as many inputs a second either way). Fuzz/run.sh's long runs keep -O.
+#
 # How: the dependencies (NIO, AsyncHTTPClient, swift-log…) come uninstrumented from the ordinary
 # debug build in .build (`swift build --target Imago`, a no-op when it is up to date). Imago's own
 # sources are compiled once more, optimised, with `-sanitize=fuzzer,address -enable-testing`, into
@@ -15,6 +20,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/.build-fuzz
 mkdir -p "$out/obj" "$out/modules" "$out/bin"
+optimization=${IMAGO_FUZZ_OPTIMIZATION:--O}
+case $optimization in -O|-Onone|-Osize) ;; *) echo "build.sh: IMAGO_FUZZ_OPTIMIZATION must be -O, -Onone or -Osize" >&2; exit 2 ;; esac
 
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
@@ -32,12 +39,12 @@ flags+=(-module-cache-path "$out/ModuleCache")
 # The system libraries Package.swift links (libjpeg, libpng, libwebp…), from the test product's link command.
 mapfile -t libraries < <(debug_command_args 'C.ImagoPackageTests-[^"]*-debug.test' | grep '^-l' | sort -u)
 
-# Rebuild Imago's instrumented object only when a source changed.
+# Rebuild Imago's instrumented object only when a source, or the optimisation, changed.
 mapfile -t sources < <(find Sources/Imago -name '*.swift' | sort)
 stamp=$out/imago.stamp
 if [ ! -f "$stamp" ] || [ -n "$(find Sources/Imago Sources/CImagoCodecs -newer "$stamp" -type f | head -1)" ] \
-  || [ "$(printf '%s\n' "${sources[@]}" | md5sum)" != "$(cat "$out/sources.md5" 2>/dev/null)" ]; then
-  echo "build.sh: compiling Imago with -sanitize=fuzzer,address"
+  || [ "$(printf '%s\n' "$optimization" "${sources[@]}" | md5sum)" != "$(cat "$out/sources.md5" 2>/dev/null)" ]; then
+  echo "build.sh: compiling Imago with -sanitize=fuzzer,address $optimization"
   for c in Sources/CImagoCodecs/*.c; do
     clang -c -O1 -g -fPIC -fsanitize=fuzzer-no-link,address -I Sources/CImagoCodecs/include "$c" \
       -o "$out/obj/CImagoCodecs-$(basename "$c" .c).o"
@@ -47,8 +54,8 @@ if [ ! -f "$stamp" ] || [ -n "$(find Sources/Imago Sources/CImagoCodecs -newer "
   rm -rf "$out/obj/Imago" "$out/obj/Imago.o"
   mkdir -p "$out/obj/Imago"
   (cd "$out/obj/Imago" && swiftc -module-name Imago -emit-module -emit-module-path "$out/modules/Imago.swiftmodule" \
-    -c -wmo -num-threads 2 -O -enable-testing -sanitize=fuzzer,address "${flags[@]}" "${sources[@]/#/$root/}")
-  printf '%s\n' "${sources[@]}" | md5sum > "$out/sources.md5"
+    -c -wmo -num-threads 2 "$optimization" -enable-testing -sanitize=fuzzer,address "${flags[@]}" "${sources[@]/#/$root/}")
+  printf '%s\n' "$optimization" "${sources[@]}" | md5sum > "$out/sources.md5"
   touch "$stamp"
 fi
 
@@ -68,7 +75,7 @@ done
 link_harness() {
   local harness=$1 binary=$2
   shift 2
-  swiftc -module-name "FuzzHarness" -parse-as-library -O -sanitize=fuzzer,address "${flags[@]}" -I "$out/modules" \
+  swiftc -module-name "FuzzHarness" -parse-as-library "$optimization" -sanitize=fuzzer,address "${flags[@]}" -I "$out/modules" \
     Fuzz/Common/*.swift "Fuzz/$harness/Harness.swift" "$@" "$out"/obj/Imago/*.o "$out"/obj/CImagoCodecs-*.o \
     "${dependency_objects[@]}" "${libraries[@]}" -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol '__asan_" || true; }  # gold's noise about ASan's helpers

@@ -16,7 +16,8 @@ else
   seconds=${1:-15}
 fi
 jobs=${IMAGO_FUZZ_JOBS:-2}
-Fuzz/build.sh
+# Unoptimised: a third of the build's CPU, and the smoke's seconds are spent mostly in C (build.sh).
+IMAGO_FUZZ_OPTIMIZATION=${IMAGO_FUZZ_OPTIMIZATION:--Onone} Fuzz/build.sh
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp}
 
