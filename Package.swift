@@ -13,6 +13,30 @@ let strictC: [CSetting] = [.treatAllWarnings(as: .error)] + (sanitizer.map { [.u
 /// Every product links Imago, so its linker settings bring in the sanitizer's runtime.
 let sanitizerLinking: [LinkerSetting] = sanitizer.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
 
+/// The benchmark and test tools, which no sanitized test runs (the counts check needs malloc of its
+/// own, the crash-safety test is an integration suite, `imago-test-server` serves the examples):
+/// left out of sanitizer builds, which then compile and link less of ours (.ci/run's tsan and asan).
+let toolProducts: [Product] = sanitizer != nil ? [] : [
+    .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
+    .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
+    .executable(name: "imago-test-server", targets: ["ImagoTestServer"]),
+]
+let toolTargets: [Target] = sanitizer != nil ? [] : [
+    // `swift run -c release imago-bench`: each figure beside its baseline, same run (Benchmarks/README.md).
+    .executableTarget(
+        name: "ImagoBenchmarks",
+        dependencies: ["Imago", "ImagoTestSupport", "CImagoAllocationCounter"],
+        swiftSettings: strict
+    ),
+    // The heap-allocation counter of `imago-bench --counts`: malloc and its kin defined in the
+    // executable, forwarding to glibc's.
+    .target(name: "CImagoAllocationCounter", cSettings: [.treatAllWarnings(as: .error)]),
+    // `imago-test-server`: the loopback TestServer with sample images, for examples (README, Examples/).
+    .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
+    // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
+    .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago", "ImagoTestSupport"], swiftSettings: strict),
+]
+
 let package = Package(
     name: "Imago",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2), .watchOS(.v11)],
@@ -22,10 +46,7 @@ let package = Package(
         .library(name: "ImagoUI", targets: ["ImagoUI"]),
         .library(name: "ImagoServer", targets: ["ImagoServer"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
-        .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
-        .executable(name: "imago-cache-stress", targets: ["ImagoCacheStress"]),
-        .executable(name: "imago-test-server", targets: ["ImagoTestServer"]),
-    ],
+    ] + toolProducts,
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
@@ -131,22 +152,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // `swift run -c release imago-bench`: each figure beside its baseline, same run (Benchmarks/README.md).
-        .executableTarget(
-            name: "ImagoBenchmarks",
-            dependencies: ["Imago", "ImagoTestSupport", "CImagoAllocationCounter"],
-            swiftSettings: strict
-        ),
-        // The heap-allocation counter of `imago-bench --counts`: malloc and its kin defined in the
-        // executable, forwarding to glibc's. Left out of sanitizer builds, whose runtimes own malloc.
-        .target(
-            name: "CImagoAllocationCounter",
-            cSettings: [.treatAllWarnings(as: .error)] + (sanitizer != nil ? [.define("IMAGO_NO_ALLOCATION_COUNTER")] : [])
-        ),
-        // `imago-test-server`: the loopback TestServer with sample images, for examples (README, Examples/).
-        .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
-        // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
-        .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago", "ImagoTestSupport"], swiftSettings: strict),
         // libjpeg-turbo, libpng, libwebp (with libwebpdemux and libwebpmux), libheif, libavif and Little CMS shims for the Linux codecs and
         // colour management (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev, libheif-dev,
         // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
@@ -190,5 +195,5 @@ let package = Package(
             dependencies: ["ImagoUI", "Imago", "ImagoTestSupport"],
             swiftSettings: strict
         ),
-    ]
+    ] + toolTargets
 )

@@ -28,7 +28,9 @@ if [ ${#harnesses[@]} -eq 0 ]; then
   for dir in Fuzz/*/Harness.swift; do harnesses+=("$(basename "$(dirname "$dir")")"); done
 fi
 
-swift build --target Imago 2>&1 | grep -v '^\[' || true
+# IMAGO_FUZZ_PREBUILT=1: the caller has built .build already (CI's build stage), so SwiftPM is not
+# run, and its lock on .build is left to the `swift test` that runs beside a background smoke pass.
+[ "${IMAGO_FUZZ_PREBUILT:-0}" = 1 ] || swift build --target Imago 2>&1 | grep -v '^\[' || true
 debug=$(readlink -f .build/debug)
 
 # SwiftPM's own flags for the Imago module, optimised here instead (Scripts/debug-build-commands.sh).

@@ -16,6 +16,10 @@ else
   seconds=${1:-15}
 fi
 jobs=${IMAGO_FUZZ_JOBS:-2}
+# Seconds one input may run before it counts as a hang (libFuzzer's -timeout, wall time). CI's
+# background pass at nice 19 raises it: starved of CPU by the stages beside it, a slow input could
+# pass 10 s of wall time without hanging.
+timeout=${IMAGO_FUZZ_TIMEOUT:-10}
 # Unoptimised: a third of the build's CPU, and the smoke's seconds are spent mostly in C (build.sh).
 IMAGO_FUZZ_OPTIMIZATION=${IMAGO_FUZZ_OPTIMIZATION:--Onone} Fuzz/build.sh
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:symbolize=1}
@@ -24,7 +28,7 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp}
 # smoke HARNESS WORK: one harness over its corpus, then fuzzing; its verdict in WORK/summary.
 smoke() {
   local harness=$1 work=$2
-  if .build-fuzz/bin/"$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  if .build-fuzz/bin/"$harness" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$work/" "$work/new" "Fuzz/$harness/corpus" > "$work/log" 2>&1; then
     echo "fuzz smoke: $harness: $(grep -m1 '^stat::number_of_executed_units' "$work/log" | awk '{print $2}') executions in ${seconds} s, no crash" \
       > "$work/summary"

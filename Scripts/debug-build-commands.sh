@@ -1,11 +1,12 @@
 # Sourced by Fuzz/build.sh and Examples/build.sh, which build code outside SwiftPM against the
 # ordinary debug build in .build: these read the commands SwiftPM itself planned there
 # (.build/debug.yaml), so those builds follow Package.swift's flags, module maps and libraries
-# instead of a copy of them that could drift.
+# instead of a copy of them that could drift. IMAGO_DEBUG_YAML names a copy of that file to read
+# instead (CI's background fuzz build: a `swift test` running meanwhile may rewrite the original).
 
 # debug_command_args NAME: the arguments of debug.yaml's command NAME, one a line, the tool first.
 debug_command_args() {
-  grep "\"$1\":" -A6 .build/debug.yaml | grep -m1 'args:' \
+  grep "\"$1\":" -A6 "${IMAGO_DEBUG_YAML:-.build/debug.yaml}" | grep -m1 'args:' \
     | sed 's/^ *args: \[//; s/\]$//' | tr ',' '\n' | sed 's/^"//; s/"$//'
 }
 
