@@ -199,6 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
             maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
             maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
         limits.healthCheckPath = environment.healthCheckPath
+        limits.pathPrefix = environment.pathPrefix ?? ""
         #if DEBUG
             // For HostileClientTests only: a server without the slow-reader bound, to show that the
             // suite's memory check catches it. Release builds have no such switch.

@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The router's catch-all route: hands the request's path (its query left off) to the
-/// ``ImageProxy`` and turns the proxy's answer into a Hummingbird response.
+/// The router's catch-all route: hands the request's path (its query and the server's path
+/// prefix left off) to the ``ImageProxy`` and turns the proxy's answer into a Hummingbird response.
 ///
 /// A body larger than ``chunkSize`` is never copied whole: it goes out in pieces of that size,
 /// each copied from the answer's bytes only when the connection has room for it, so a slow
@@ -23,13 +23,19 @@ enum ProxyRoute {
     /// Bodies up to this size go out as one buffer; larger ones in pieces of this size.
     static let chunkSize = 64 * 1024
 
-    /// Answers `request`; `paces` is ``ImagoServer/Configuration/pacesLargeBodies``.
+    /// Answers `request`, whose path starts with `prefix` (``ImagoServer/Configuration/pathPrefix``,
+    /// left off before the proxy sees the path, as imgproxy signs what follows it); `paces` is
+    /// ``ImagoServer/Configuration/pacesLargeBodies``.
     static func respond(
-        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, inFlight: ResponseBytesInFlight,
-        paces: Bool
+        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, prefix: String = "",
+        inFlight: ResponseBytesInFlight, paces: Bool
     ) async -> Response {
         let target = request.uri.string
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        var path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        if !prefix.isEmpty, path.hasPrefix(prefix) {
+            path = String(path.dropFirst(prefix.count))
+            if path.isEmpty { path = "/" }
+        }
         // The connection's departure (set by GuardedHTTP1Channel): a request that waits for a
         // slot leaves the queue when its client goes.
         let answer = await proxy.respond(

@@ -64,6 +64,8 @@ package struct ServeEnvironment: Sendable {
     package var localFilesystemRoot: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
+    /// `IMGPROXY_PATH_PREFIX`: the path every route is under (``ServeEnvironment/pathPrefix(_:)``).
+    package var pathPrefix: String?
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
     package var cacheControlPassthrough: Bool?
 
@@ -142,6 +144,7 @@ package struct ServeEnvironment: Sendable {
             while trimmed.hasSuffix("/") { trimmed.removeLast() }
             if !trimmed.isEmpty { healthCheckPath = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed }
         }
+        pathPrefix = try Self.pathPrefix(reader)
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
