@@ -160,6 +160,10 @@ struct ServeCommand: AsyncParsableCommand {
         if signer == nil {
             logger.warning("serving UNSIGNED paths (--allow-unsigned): anyone can make this server fetch and resize any allowed source")
         }
+        if !environment.unwritablePreferredFormats.isEmpty {
+            logger.warning(
+                "IMGPROXY_PREFERRED_FORMATS: this server cannot write \(environment.unwritablePreferredFormats.joined(separator: ", ")); passed over")
+        }
         if policy.allowsPrivateNetworks {
             logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
         }

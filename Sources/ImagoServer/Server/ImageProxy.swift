@@ -246,8 +246,8 @@ public final class ImageProxy: Sendable {
     private struct ResponsePlan {
         /// The response cache's key: negotiated format, options, colour handling and source.
         var key: String
-        /// The format the response is written in (`f:auto` negotiated; `nil`: JPEG or PNG by the
-        /// image's alpha).
+        /// The format the response is written in (`f:auto` negotiated; `nil`: one of the
+        /// preferred formats, by the source's format and the image's alpha and animation).
         var format: ImageFormat?
         /// `Cache-Control: max-age`, longer for signed paths.
         var maxAge: Int
@@ -272,7 +272,7 @@ public final class ImageProxy: Sendable {
             accept: accept, canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF,
             canWriteWebP: canWriteWebP && configuration.enforcesWebP)
         if let enforced { format = enforced }
-        let negotiated = format.map { "\($0)" } ?? "jpeg-or-png"
+        let negotiated = format.map { "\($0)" } ?? "preferred"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
         var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
         if let expires = options.expires {
@@ -285,8 +285,8 @@ public final class ImageProxy: Sendable {
     }
 
     /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
-    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (JPEG
-    /// for opaque images, PNG for transparent ones).
+    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (one
+    /// of the preferred formats, ``preferredFormat(source:animated:transparent:)``).
     static func negotiate(accept: String?, canWriteAVIF: Bool, canWriteWebP: Bool) -> ImageFormat? {
         let accepted = (accept ?? "").lowercased()
         if canWriteAVIF, accepted.contains("image/avif") { return .avif }

@@ -1,5 +1,36 @@
 #if os(Linux)
+import Foundation
+import Imago
+
 extension ServeEnvironment {
+    /// `IMGPROXY_PREFERRED_FORMATS`, read as imgproxy reads it: format names (case as written,
+    /// `jpg` for `jpeg`) joined by commas; a name imgproxy does not know stops the start; one it
+    /// knows but this server cannot write is set aside (second value), and none left to write
+    /// stops the start too.
+    static func preferredFormats(_ text: String) throws(ServeEnvironmentError) -> ([ImageFormat], [String]) {
+        let writable: [String: ImageFormat] = ["jpeg": .jpeg, "jpg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "avif": .avif]
+        let unwritable: Set = ["jxl", "ico", "svg", "heic", "bmp", "tiff"]
+        var formats: [ImageFormat] = []
+        var passedOver: [String] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = item.trimmingCharacters(in: .whitespaces)
+            if let format = writable[name] {
+                if !formats.contains(format) { formats.append(format) }
+            } else if unwritable.contains(name) {
+                passedOver.append(name)
+            } else {
+                throw ServeEnvironmentError(
+                    variable: "IMGPROXY_PREFERRED_FORMATS",
+                    message: "takes format names (jpeg, png, gif, webp, avif) joined by commas; \"\(name)\" is none")
+            }
+        }
+        guard !formats.isEmpty else {
+            throw ServeEnvironmentError(
+                variable: "IMGPROXY_PREFERRED_FORMATS", message: "names no format this server writes (jpeg, png, gif, webp, avif)")
+        }
+        return (formats, passedOver)
+    }
+
     /// `IMGPROXY_PATH_PREFIX`: the path every route is served under, as imgproxy puts it before
     /// each of its routes (`/health` included). Trailing slashes are dropped (imgproxy would then
     /// answer only paths with a doubled slash); a prefix that does not start with `/`, has an

@@ -36,6 +36,13 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63`): per-format qualities, as fractions, keyed
     /// by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`).
     package var formatQualities: [String: Double] = [:]
+    /// `IMGPROXY_PREFERRED_FORMATS` (`jpeg,png,gif`): the formats written when neither the path nor
+    /// `Accept` names one, in order (``ServeEnvironment/preferredFormats(_:)``).
+    package var preferredFormats: [ImageFormat]?
+    /// Names in `IMGPROXY_PREFERRED_FORMATS` that imgproxy knows but this server cannot write
+    /// (`jxl`, `heic`, `tiff`…): passed over, as imgproxy passes over a format it cannot save; the
+    /// command warns of them.
+    package var unwritablePreferredFormats: [String] = []
     /// `IMGPROXY_PRESETS` (`name=options,name=options`, or split by `IMGPROXY_PRESETS_SEPARATOR`),
     /// then the lines of the file `IMGPROXY_PRESETS_PATH` names.
     package var presets: [String] = []
@@ -117,6 +124,9 @@ package struct ServeEnvironment: Sendable {
         quality = try reader.integer("IMGPROXY_QUALITY", in: 1...100).map { Double($0) / 100 }
         if let text = reader.text("IMGPROXY_FORMAT_QUALITY") {
             formatQualities = try Self.formatQualities(text)
+        }
+        if let text = reader.text("IMGPROXY_PREFERRED_FORMATS") {
+            (preferredFormats, unwritablePreferredFormats) = try Self.preferredFormats(text)
         }
         if let text = reader.text("IMGPROXY_PRESETS") {
             let separator = reader.text("IMGPROXY_PRESETS_SEPARATOR") ?? ","
@@ -235,6 +245,7 @@ extension ServeEnvironment {
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+        if let preferredFormats { configuration.preferredFormats = preferredFormats }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
