@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve unsigned paths (local development only; logs a warning).")
     var allowUnsigned = false
 
-    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses.")
+    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (all of IMGPROXY_ALLOW_LOOPBACK_/PRIVATE_/LINK_LOCAL_SOURCE_ADDRESSES, and more).")
     var allowPrivateNetworks = false
 
     @Option(name: .customLong("allow-host"), help: "Allowed source host, exact or *.example.com (repeat; none: any host).")
@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the signing key: \(error)")
         }
         var policy = SourcePolicy(allowedHosts: allowedHosts, allowsPrivateNetworks: allowPrivateNetworks)
-        policy.allowedSources = environment.allowedSources
+        environment.apply(to: &policy)
         var origin: DemoOrigin?
         var page: DemoPage?
         if demo {
@@ -166,6 +166,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if policy.allowsPrivateNetworks {
             logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
+        } else if !policy.allowedNetworkKinds.isEmpty {
+            logger.warning("IMGPROXY_ALLOW_…_SOURCE_ADDRESSES: sources on \(policy.allowedNetworkKinds.map { "\($0)" }.sorted().joined(separator: ", ")) addresses can be fetched")
         }
         var configuration = ImageProxyConfiguration(
             signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension ?? environment.maximumResultDimension ?? 4096,

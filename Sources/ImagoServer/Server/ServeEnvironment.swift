@@ -52,6 +52,12 @@ package struct ServeEnvironment: Sendable {
     package var allowsSecurityOptions: Bool?
     /// `IMGPROXY_ALLOWED_SOURCES`: URL prefixes, `*` matching within one path segment.
     package var allowedSources: [String] = []
+    /// `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`.
+    package var allowsLoopbackSourceAddresses: Bool?
+    /// `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES` (unset: refused, where imgproxy allows them).
+    package var allowsPrivateSourceAddresses: Bool?
+    /// `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`.
+    package var allowsLinkLocalSourceAddresses: Bool?
     /// `IMGPROXY_STRIP_COLOR_PROFILE`.
     package var stripsColorProfile: Bool?
     /// `IMGPROXY_DOWNLOAD_TIMEOUT`, seconds.
@@ -140,6 +146,9 @@ package struct ServeEnvironment: Sendable {
         if let text = reader.text("IMGPROXY_ALLOWED_SOURCES") {
             allowedSources = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        allowsLoopbackSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")
+        allowsPrivateSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
+        allowsLinkLocalSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES")
         stripsColorProfile = try reader.boolean("IMGPROXY_STRIP_COLOR_PROFILE")
         downloadTimeout = try reader.integer("IMGPROXY_DOWNLOAD_TIMEOUT", in: 1...3600)
         userAgent = reader.text("IMGPROXY_USER_AGENT")
@@ -230,6 +239,16 @@ package struct ServeEnvironment: Sendable {
 }
 
 extension ServeEnvironment {
+    /// Sets the source rules `IMGPROXY_ALLOWED_SOURCES` and the three
+    /// `IMGPROXY_ALLOW_…_SOURCE_ADDRESSES` switches name in `policy` (each unset switch is left as
+    /// it is: `--allow-private-networks` opens every kind whatever they say).
+    package func apply(to policy: inout SourcePolicy) {
+        if !allowedSources.isEmpty { policy.allowedSources = allowedSources }
+        if let allowsLoopbackSourceAddresses { policy.allowsLoopbackAddresses = allowsLoopbackSourceAddresses }
+        if let allowsPrivateSourceAddresses { policy.allowsPrivateAddresses = allowsPrivateSourceAddresses }
+        if let allowsLinkLocalSourceAddresses { policy.allowsLinkLocalAddresses = allowsLinkLocalSourceAddresses }
+    }
+
     /// Sets what has no flag of its own in `configuration`: the source limits, the qualities, the
     /// download's timeout and user agent, and the `Cache-Control` passthrough.
     package func apply(to configuration: inout ImageProxyConfiguration) throws(ServeEnvironmentError) {
