@@ -157,7 +157,7 @@ public final class ImageProxy: Sendable {
     /// The path's grammar: signature, options, source.
     private func parse(_ path: String) throws(ProxyError) -> ProcessingPath {
         do {
-            return try ProcessingPath.parse(path, presets: configuration.presets)
+            return try ProcessingPath.parse(path, presets: configuration.presets, rules: configuration.pathRules)
         } catch {
             throw ProxyError(error)
         }

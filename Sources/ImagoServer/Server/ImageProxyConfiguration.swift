@@ -110,6 +110,11 @@ public struct ImageProxyConfiguration: Sendable {
     /// transparency: anything but JPEG), else the first. Formats this build cannot write are
     /// passed over. Default: imgproxy's `[.jpeg, .png, .gif]`.
     public var preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
+    /// How paths are read beyond the grammar: the arguments separator, the allowed options, the
+    /// source's base URL and rewrites (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`,
+    /// `…_ALLOWED_PROCESSING_OPTIONS`, `…_BASE_URL`, `…_URL_REPLACEMENTS`,
+    /// `…_BASE64_URL_INCLUDES_FILENAME`). Default: ``ProcessingPath/Rules/init()``, imgproxy's.
+    public var pathRules = ProcessingPath.Rules()
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

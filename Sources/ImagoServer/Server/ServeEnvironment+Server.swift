@@ -52,5 +52,45 @@ extension ServeEnvironment {
         }
         return prefix
     }
+
+    /// `IMGPROXY_BASE_URL`, `IMGPROXY_URL_REPLACEMENTS` (`pattern=replacement` pairs joined by
+    /// `;`), `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`, `IMGPROXY_ARGUMENTS_SEPARATOR` (not `/`) and
+    /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS` (names joined by commas); `nil` when none is set.
+    static func pathRules(_ reader: Reader) throws(ServeEnvironmentError) -> ProcessingPath.Rules? {
+        var rules = ProcessingPath.Rules()
+        var isSet = false
+        if let base = reader.environment["IMGPROXY_BASE_URL"], !base.isEmpty {
+            rules.baseURL = base
+            isSet = true
+        }
+        if let text = reader.environment["IMGPROXY_URL_REPLACEMENTS"], !text.isEmpty {
+            for pair in text.split(separator: ";", omittingEmptySubsequences: false) {
+                guard let equals = pair.firstIndex(of: "=") else {
+                    throw ServeEnvironmentError(
+                        variable: "IMGPROXY_URL_REPLACEMENTS", message: "takes pattern=replacement pairs joined by ;, not \"\(pair)\"")
+                }
+                rules.urlReplacements.append(
+                    .init(pattern: String(pair[..<equals]), replacement: String(pair[pair.index(after: equals)...])))
+            }
+            isSet = true
+        }
+        if let includes = try reader.boolean("IMGPROXY_BASE64_URL_INCLUDES_FILENAME") {
+            rules.base64URLIncludesFilename = includes
+            isSet = true
+        }
+        if let separator = reader.environment["IMGPROXY_ARGUMENTS_SEPARATOR"], !separator.isEmpty {
+            guard !separator.contains("/") else {
+                throw ServeEnvironmentError(
+                    variable: "IMGPROXY_ARGUMENTS_SEPARATOR", message: "takes text without /, which separates a path's segments")
+            }
+            rules.argumentsSeparator = separator
+            isSet = true
+        }
+        if let text = reader.text("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") {
+            rules.allowedOptions = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            isSet = true
+        }
+        return isSet ? rules : nil
+    }
 }
 #endif

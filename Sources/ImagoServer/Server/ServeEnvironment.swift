@@ -77,6 +77,9 @@ package struct ServeEnvironment: Sendable {
     package var localFilesystemRoot: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
+    /// imgproxy's URL settings (``ServeEnvironment/pathRules(_:)``): base URL, replacements,
+    /// arguments separator, allowed options, base64 file names.
+    package var pathRules: ProcessingPath.Rules?
     /// `IMGPROXY_PATH_PREFIX`: the path every route is under (``ServeEnvironment/pathPrefix(_:)``).
     package var pathPrefix: String?
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
@@ -164,6 +167,7 @@ package struct ServeEnvironment: Sendable {
             if !trimmed.isEmpty { healthCheckPath = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed }
         }
         pathPrefix = try Self.pathPrefix(reader)
+        pathRules = try Self.pathRules(reader)
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
@@ -265,6 +269,7 @@ extension ServeEnvironment {
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
         if let preferredFormats { configuration.preferredFormats = preferredFormats }
+        if let pathRules { configuration.pathRules = pathRules }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
