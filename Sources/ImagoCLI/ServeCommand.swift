@@ -206,6 +206,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
         limits.healthCheckPath = environment.healthCheckPath
         limits.pathPrefix = environment.pathPrefix ?? ""
+        limits.allowOrigin = environment.allowOrigin
+        limits.secret = environment.secret
         #if DEBUG
             // For HostileClientTests only: a server without the slow-reader bound, to show that the
             // suite's memory check catches it. Release builds have no such switch.

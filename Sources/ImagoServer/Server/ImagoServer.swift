@@ -31,7 +31,6 @@ public enum ImagoServer {
         let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
         let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
-        let paces = configuration.pacesLargeBodies
         // imgproxy's `IMGPROXY_PATH_PREFIX`: every route below is under it, health included.
         let prefix = configuration.pathPrefix
         router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
@@ -57,15 +56,23 @@ public enum ImagoServer {
             }
         } else {
             router.get(RouterPath(prefix + "/")) { request, context in
-                await ProxyRoute.respond(
-                    to: request, context: context, with: proxy, prefix: prefix, inFlight: inFlight, paces: paces)
+                await ProxyRoute.respond(to: request, context: context, with: proxy, configuration: configuration, inFlight: inFlight)
             }
         }
         // Every other path under the prefix is a processing path (`**` matches any number of
         // components); HEAD is answered by the same route without the body. A path outside the
         // prefix matches no route: 404.
         router.get(RouterPath(prefix + "/**")) { request, context in
-            await ProxyRoute.respond(to: request, context: context, with: proxy, prefix: prefix, inFlight: inFlight, paces: paces)
+            await ProxyRoute.respond(to: request, context: context, with: proxy, configuration: configuration, inFlight: inFlight)
+        }
+        // CORS preflights, as imgproxy answers them: 200, with the CORS headers when configured.
+        for path in [prefix + "/", prefix + "/**"] {
+            router.on(RouterPath(path), method: .options) { _, _ in
+                var fields = HTTPFields()
+                ProxyRoute.addCORSHeaders(to: &fields, configuration: configuration)
+                fields[.contentType] = "text/plain"
+                return Response(status: .ok, headers: fields, body: ResponseBody())
+            }
         }
         warnIfFileDescriptorsAreShort(for: configuration, logger: logger)
         return application(

@@ -77,6 +77,10 @@ package struct ServeEnvironment: Sendable {
     package var localFilesystemRoot: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
+    /// `IMGPROXY_ALLOW_ORIGIN`: the CORS origin of processing responses.
+    package var allowOrigin: String?
+    /// `IMGPROXY_SECRET`: the `Authorization: Bearer` secret processing requests must carry.
+    package var secret: String?
     /// imgproxy's URL settings (``ServeEnvironment/pathRules(_:)``): base URL, replacements,
     /// arguments separator, allowed options, base64 file names.
     package var pathRules: ProcessingPath.Rules?
@@ -168,6 +172,8 @@ package struct ServeEnvironment: Sendable {
         }
         pathPrefix = try Self.pathPrefix(reader)
         pathRules = try Self.pathRules(reader)
+        allowOrigin = reader.text("IMGPROXY_ALLOW_ORIGIN")
+        secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
