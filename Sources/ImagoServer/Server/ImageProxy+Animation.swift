@@ -52,10 +52,12 @@ extension ImageProxy {
             percent = Self.nextQuality(after: percent, size: data.count, target: maximumBytes)
         }
         let size = container.pixelSize
-        return EncodedImage(
+        var image = EncodedImage(
             data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: size.width, height: size.height,
             expiresAt: response.expiresAt, isStorable: response.isStorable,
             contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
+        (image.sourceWidth, image.sourceHeight) = (container.sourcePixelSize.width, container.sourcePixelSize.height)
+        return image
     }
 }
 #endif

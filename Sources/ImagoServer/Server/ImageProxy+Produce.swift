@@ -43,10 +43,12 @@ extension ImageProxy {
             let data = try Self.encode(
                 bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
                 maximumBytes: options.maximumBytes)
-            return EncodedImage(
+            var image = EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
                 contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
+            (image.sourceWidth, image.sourceHeight) = (response.container.sourcePixelSize.width, response.container.sourcePixelSize.height)
+            return image
         } catch {
             throw ProxyError(error)
         }

@@ -253,6 +253,8 @@ public final class ImageProxy: Sendable {
         var maxAge: Int
         /// Whether the response varies with `Accept` (`f:auto`).
         var varies: Bool
+        /// The source, when the response names it as canonical (`IMGPROXY_SET_CANONICAL_HEADER`).
+        var canonical: String? = nil
     }
 
     /// Negotiates the output format with `accept` and names the response.
@@ -279,9 +281,11 @@ public final class ImageProxy: Sendable {
             // Never cached beyond the URL's own expiry.
             maxAge = max(0, min(maxAge, Int(min(Double(expires) - configuration.now().timeIntervalSince1970, Double(Int32.max)))))
         }
+        let scheme = parsed.source.scheme?.lowercased()
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP)
+            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP,
+            canonical: configuration.setsCanonicalHeader && (scheme == "http" || scheme == "https") ? parsed.source.absoluteString : nil)
     }
 
     /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
@@ -299,6 +303,13 @@ public final class ImageProxy: Sendable {
         let maxAge = image.fallbackTTL.map { min($0, plan.maxAge) } ?? plan.maxAge
         var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: maxAge))]
         if plan.varies { headers.append(("Vary", "Accept")) }
+        if let canonical = plan.canonical { headers.append(("Link", "<\(canonical)>; rel=\"canonical\"")) }
+        if configuration.sendsDebugHeaders, image.width > 0 {
+            headers += [
+                ("X-Origin-Width", "\(image.sourceWidth)"), ("X-Origin-Height", "\(image.sourceHeight)"),
+                ("X-Result-Width", "\(image.width)"), ("X-Result-Height", "\(image.height)"),
+            ]
+        }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }

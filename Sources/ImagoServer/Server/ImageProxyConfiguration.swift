@@ -115,6 +115,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// `…_ALLOWED_PROCESSING_OPTIONS`, `…_BASE_URL`, `…_URL_REPLACEMENTS`,
     /// `…_BASE64_URL_INCLUDES_FILENAME`). Default: ``ProcessingPath/Rules/init()``, imgproxy's.
     public var pathRules = ProcessingPath.Rules()
+    /// Whether a response made from an http(s) source names it as `Link: <URL>; rel="canonical"`
+    /// (imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`). Default: `false`.
+    public var setsCanonicalHeader = false
+    /// Whether a processed response carries `X-Origin-Width`, `X-Origin-Height`, `X-Result-Width`
+    /// and `X-Result-Height` (imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`). Default: `false`.
+    public var sendsDebugHeaders = false
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

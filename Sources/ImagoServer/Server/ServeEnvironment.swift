@@ -77,6 +77,10 @@ package struct ServeEnvironment: Sendable {
     package var localFilesystemRoot: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
+    /// `IMGPROXY_SET_CANONICAL_HEADER`.
+    package var setsCanonicalHeader: Bool?
+    /// `IMGPROXY_ENABLE_DEBUG_HEADERS`.
+    package var sendsDebugHeaders: Bool?
     /// `IMGPROXY_ALLOW_ORIGIN`: the CORS origin of processing responses.
     package var allowOrigin: String?
     /// `IMGPROXY_SECRET`: the `Authorization: Bearer` secret processing requests must carry.
@@ -173,6 +177,8 @@ package struct ServeEnvironment: Sendable {
         pathPrefix = try Self.pathPrefix(reader)
         pathRules = try Self.pathRules(reader)
         allowOrigin = reader.text("IMGPROXY_ALLOW_ORIGIN")
+        setsCanonicalHeader = try reader.boolean("IMGPROXY_SET_CANONICAL_HEADER")
+        sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
@@ -276,6 +282,8 @@ extension ServeEnvironment {
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
         if let preferredFormats { configuration.preferredFormats = preferredFormats }
         if let pathRules { configuration.pathRules = pathRules }
+        if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }
+        if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
