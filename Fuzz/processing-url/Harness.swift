@@ -35,6 +35,15 @@ func processingURL(_ data: Data) {
             }
         }
     }
+    // imgproxy's URL settings: another separator, allowed options, file names, a base URL and
+    // replacements whose stars and `$N` references the source is run through.
+    var rules = ProcessingPath.Rules()
+    rules.argumentsSeparator = ","
+    rules.allowedOptions = ["rs", "w", "pr"]
+    rules.base64URLIncludesFilename = true
+    rules.baseURL = "https://cdn.example.com/"
+    rules.urlReplacements = [.init(pattern: "s3://*/*", replacement: "https://$1.example/${2}$3$"), .init(pattern: "*", replacement: "$1")]
+    _ = try? ProcessingPath.parse(text, presets: fuzzPresets, rules: rules)
     if let address = IPAddress(text) {
         _ = address.nonPublicKind
         _ = IPAddress(address.description)

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve unsigned paths (local development only; logs a warning).")
     var allowUnsigned = false
 
-    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses.")
+    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (all of IMGPROXY_ALLOW_LOOPBACK_/PRIVATE_/LINK_LOCAL_SOURCE_ADDRESSES, and more).")
     var allowPrivateNetworks = false
 
     @Option(name: .customLong("allow-host"), help: "Allowed source host, exact or *.example.com (repeat; none: any host).")
@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the signing key: \(error)")
         }
         var policy = SourcePolicy(allowedHosts: allowedHosts, allowsPrivateNetworks: allowPrivateNetworks)
-        policy.allowedSources = environment.allowedSources
+        environment.apply(to: &policy)
         var origin: DemoOrigin?
         var page: DemoPage?
         if demo {
@@ -160,8 +160,14 @@ struct ServeCommand: AsyncParsableCommand {
         if signer == nil {
             logger.warning("serving UNSIGNED paths (--allow-unsigned): anyone can make this server fetch and resize any allowed source")
         }
+        if !environment.unwritablePreferredFormats.isEmpty {
+            logger.warning(
+                "IMGPROXY_PREFERRED_FORMATS: this server cannot write \(environment.unwritablePreferredFormats.joined(separator: ", ")); passed over")
+        }
         if policy.allowsPrivateNetworks {
             logger.warning("--allow-private-networks: sources on loopback and private networks can be fetched")
+        } else if !policy.allowedNetworkKinds.isEmpty {
+            logger.warning("IMGPROXY_ALLOW_…_SOURCE_ADDRESSES: sources on \(policy.allowedNetworkKinds.map { "\($0)" }.sorted().joined(separator: ", ")) addresses can be fetched")
         }
         var configuration = ImageProxyConfiguration(
             signer: signer, sourcePolicy: policy, maximumOutputDimension: maxDimension ?? environment.maximumResultDimension ?? 4096,
@@ -199,6 +205,9 @@ struct ServeCommand: AsyncParsableCommand {
             maximumResponseBytesInFlight: maxResponseMegabytes * 1024 * 1024,
             maximumRequestHeadSize: maxHeadSize, servesMetrics: metricsPort == nil)
         limits.healthCheckPath = environment.healthCheckPath
+        limits.pathPrefix = environment.pathPrefix ?? ""
+        limits.allowOrigin = environment.allowOrigin
+        limits.secret = environment.secret
         #if DEBUG
             // For HostileClientTests only: a server without the slow-reader bound, to show that the
             // suite's memory check catches it. Release builds have no such switch.

@@ -63,6 +63,13 @@ struct ProcessingOptionsParser {
     /// The most preset segments one path may apply.
     static let maximumPresetSegments = 1024
 
+    /// What separates an option's name and arguments in the path (``ProcessingPath/Rules/argumentsSeparator``);
+    /// presets are always read with `:`.
+    var argumentsSeparator = ":"
+    /// The option names a path may use (``ProcessingPath/Rules/allowedOptions``; empty: all);
+    /// presets may use any.
+    var allowedOptions: Set<String> = []
+
     init(presets: ProcessingPresets = .none) {
         self.presets = presets
     }
@@ -73,9 +80,17 @@ struct ProcessingOptionsParser {
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {
-        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+        let separator = applying.isEmpty ? argumentsSeparator : ":"
+        let parts =
+            separator == ":"
+            ? segment.split(separator: ":", omittingEmptySubsequences: false)
+            : segment.split(separator: separator, omittingEmptySubsequences: false)
         guard let name = parts.first, parts.count >= 2 else {
-            throw .badOptions("the option \(Self.quoted(segment)) has no arguments; write name:argument")
+            throw .badOptions("the option \(Self.quoted(segment)) has no arguments; write name\(separator)argument")
+        }
+        if !allowedOptions.isEmpty, applying.isEmpty, !allowedOptions.contains(String(name)) {
+            throw ProcessingPathError(
+                code: "forbidden_option", message: "the option \(Self.quoted(name)) is not among this server's allowed options")
         }
         let arguments = Array(parts.dropFirst())
         guard arguments.count <= 16 else { throw .badOptions("the option \(Self.quoted(name)) has too many arguments") }

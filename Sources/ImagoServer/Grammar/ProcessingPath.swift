@@ -35,8 +35,12 @@ public struct ProcessingPath: Sendable, Hashable {
     }
 
     /// Parses a request path (without query string); `pr:` names the presets of `presets`, whose
-    /// `default` preset applies first, and which may say that paths name presets only.
-    public static func parse(_ path: String, presets: ProcessingPresets = .none) throws(ProcessingPathError) -> ProcessingPath {
+    /// `default` preset applies first, and which may say that paths name presets only; `rules`
+    /// are the server's reading of options and sources (``Rules``: separator, allowed options,
+    /// base URL, replacements).
+    public static func parse(
+        _ path: String, presets: ProcessingPresets = .none, rules: Rules = Rules()
+    ) throws(ProcessingPathError) -> ProcessingPath {
         guard path.utf8.count <= maximumLength else {
             throw .badPath("the path is \(path.utf8.count) bytes long, more than the \(maximumLength) accepted")
         }
@@ -49,29 +53,31 @@ public struct ProcessingPath: Sendable, Hashable {
         let signedPart = String(body[slash...])
         var segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         var parser = ProcessingOptionsParser(presets: presets)
+        parser.argumentsSeparator = rules.argumentsSeparator
+        parser.allowedOptions = rules.allowedOptions
         if presets.definitions["default"] != nil { try parser.applyPresets(["default"], for: "default") }
         if presets.onlyPresets {
             // imgproxy's only-presets mode: `/{signature}/{name}:{name}…/{source}`.
             guard let names = segments.first, !names.isEmpty, segments.count > 1 else {
                 throw .badPath("expected /{signature}/{preset}:{preset}…/{source}: this server takes presets only")
             }
-            try parser.applyPresets(names.split(separator: ":", omittingEmptySubsequences: false), for: "preset")
+            try parser.applyPresets(names.split(separator: rules.argumentsSeparator, omittingEmptySubsequences: false), for: "preset")
             segments = segments.dropFirst()
             if segments.first == "plain" {
                 segments = segments.dropFirst()
-                let source = try plainSource(segments.joined(separator: "/"), parser: &parser)
+                let source = try plainSource(segments.joined(separator: "/"), parser: &parser, rules: rules)
                 return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
             }
-            let source = try encodedSource(segments.joined(), parser: &parser)
+            let source = try encodedSource(encoded(segments, rules: rules), parser: &parser, rules: rules)
             return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
         }
         while let segment = segments.first {
             if segment == "plain" {
                 segments = segments.dropFirst()
-                let source = try plainSource(segments.joined(separator: "/"), parser: &parser)
+                let source = try plainSource(segments.joined(separator: "/"), parser: &parser, rules: rules)
                 return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
             }
-            if segment.contains(":") {
+            if segment.contains(rules.argumentsSeparator) {
                 try parser.apply(segment)
                 segments = segments.dropFirst()
                 continue
@@ -81,12 +87,20 @@ public struct ProcessingPath: Sendable, Hashable {
         guard !segments.isEmpty else {
             throw .badPath("no source: end the path with /plain/{escaped URL} or /{base64url URL}")
         }
-        let source = try encodedSource(segments.joined(), parser: &parser)
+        let source = try encodedSource(encoded(segments, rules: rules), parser: &parser, rules: rules)
         return ProcessingPath(signature: signature, signedPart: signedPart, options: parser.options, source: source)
     }
 
+    /// The base64url source's segments joined, its last segment left off when it is a file name
+    /// (``Rules/base64URLIncludesFilename``, and more than one segment).
+    private static func encoded(_ segments: ArraySlice<Substring>, rules: Rules) -> String {
+        (rules.base64URLIncludesFilename && segments.count > 1 ? segments.dropLast() : segments).joined()
+    }
+
     /// `{percent-encoded URL}[@ext]`.
-    private static func plainSource(_ text: String, parser: inout ProcessingOptionsParser) throws(ProcessingPathError) -> URL {
+    private static func plainSource(
+        _ text: String, parser: inout ProcessingOptionsParser, rules: Rules
+    ) throws(ProcessingPathError) -> URL {
         var encoded = Substring(text)
         if let at = encoded.lastIndex(of: "@") {
             let suffix = encoded[encoded.index(after: at)...]
@@ -98,11 +112,13 @@ public struct ProcessingPath: Sendable, Hashable {
         guard let decoded = String(encoded).removingPercentEncoding else {
             throw .badSource("the plain source URL has a malformed percent escape")
         }
-        return try url(from: decoded)
+        return try url(from: rules.preprocess(decoded))
     }
 
     /// `{base64url}[.ext]`, the segments already joined.
-    private static func encodedSource(_ text: String, parser: inout ProcessingOptionsParser) throws(ProcessingPathError) -> URL {
+    private static func encodedSource(
+        _ text: String, parser: inout ProcessingOptionsParser, rules: Rules
+    ) throws(ProcessingPathError) -> URL {
         var encoded = Substring(text)
         if let dot = encoded.lastIndex(of: ".") {
             let suffix = encoded[encoded.index(after: dot)...]
@@ -115,7 +131,7 @@ public struct ProcessingPath: Sendable, Hashable {
         guard let data = Base64URL.decode(encoded), let decoded = String(data: data, encoding: .utf8) else {
             throw .badSource("the source is neither /plain/{URL} nor valid base64url")
         }
-        return try url(from: decoded)
+        return try url(from: rules.preprocess(decoded))
     }
 
     /// An absolute URL with a host, or a `local:///path` (a file under the server's local

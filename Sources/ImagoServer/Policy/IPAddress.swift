@@ -146,10 +146,10 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     static let nonPublicBlocks = nonPublicTable.compactMap { Block($0) }.sorted { $0.length > $1.length }
     static let publicExceptions = publicExceptionTable.compactMap { Block($0) }
-    private static let ipv4Mapped = Block(parsing: "::ffff:0:0/96", name: "IPv4-mapped")
-    private static let nat64WellKnown = Block(parsing: "64:ff9b::/96", name: "NAT64")
-    private static let sixToFour = Block(parsing: "2002::/16", name: "6to4")
-    private static let teredo = Block(parsing: "2001::/32", name: "Teredo")
+    static let ipv4Mapped = Block(parsing: "::ffff:0:0/96", name: "IPv4-mapped")
+    static let nat64WellKnown = Block(parsing: "64:ff9b::/96", name: "NAT64")
+    static let sixToFour = Block(parsing: "2002::/16", name: "6to4")
+    static let teredo = Block(parsing: "2001::/32", name: "Teredo")
 
     /// An address prefix (4 or 16 bytes, and how many leading bits count) with its registry name.
     struct Block: Sendable {

@@ -13,8 +13,19 @@ public struct SourcePolicy: Sendable, Hashable {
     /// the domain itself). Empty: any host. Default: empty.
     public var allowedHosts: [String]
     /// Whether loopback, private, link-local, multicast, CGNAT and cloud-metadata addresses may
-    /// be fetched (local development, the demo). Default: `false`.
+    /// be fetched (local development, the demo), every non-public block at once. Default: `false`.
     public var allowsPrivateNetworks: Bool
+    /// Whether loopback addresses (127.0.0.0/8, ::1, and the unspecified 0.0.0.0 and ::) may be
+    /// fetched, imgproxy's `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`. Default: `false`, as imgproxy.
+    public var allowsLoopbackAddresses: Bool = false
+    /// Whether private-use addresses (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, CGNAT's
+    /// 100.64.0.0/10, fc00::/7) may be fetched, imgproxy's `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`.
+    /// Default: `false` (imgproxy's is `true`: here an internal network stays closed unless opened).
+    public var allowsPrivateAddresses: Bool = false
+    /// Whether link-local addresses (169.254.0.0/16 with cloud metadata, fe80::/10, and link-local
+    /// multicast) may be fetched, imgproxy's `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`.
+    /// Default: `false`, as imgproxy.
+    public var allowsLinkLocalAddresses: Bool = false
 
     /// Addresses fetched even though they are not public (an internal origin that must stay
     /// reachable while the rest of the private networks stay refused). Default: none.
@@ -120,10 +131,21 @@ public struct SourcePolicy: Sendable, Hashable {
     /// gives what a client may see.
     public func refusal(for address: IPAddress, host: String, port: Int) -> String? {
         guard !allowsPrivateNetworks, !allowedAddresses.contains(address),
-            !allowedEndpoints.contains(Endpoint(address, port: port)), let kind = address.nonPublicKind
+            !allowedEndpoints.contains(Endpoint(address, port: port)), let kind = address.nonPublicKind,
+            !address.isNonPublicOnly(in: allowedNetworkKinds)
         else { return nil }
         return Refusal.nonPublicAddress.reason(
-            detail: "\(host) resolves to \(address): \(kind), not the public internet (--allow-private-networks permits it)")
+            detail:
+                "\(host) resolves to \(address): \(kind), not the public internet (IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES, _PRIVATE_ or _LINK_LOCAL_ open its kind; --allow-private-networks every kind)")
+    }
+
+    /// The kinds of non-public network the three switches open.
+    package var allowedNetworkKinds: Set<IPAddress.NetworkKind> {
+        var kinds: Set<IPAddress.NetworkKind> = []
+        if allowsLoopbackAddresses { kinds.insert(.loopback) }
+        if allowsPrivateAddresses { kinds.insert(.privateUse) }
+        if allowsLinkLocalAddresses { kinds.insert(.linkLocal) }
+        return kinds
     }
 
     /// What a client may be told about a loader error's reason (the `reason` of

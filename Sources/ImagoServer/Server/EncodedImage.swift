@@ -9,6 +9,9 @@ struct EncodedImage: Sendable {
     var etag: String
     var width: Int
     var height: Int
+    /// The source's size (imgproxy's `X-Origin-Width` and `-Height` debug headers); 0: unknown.
+    var sourceWidth = 0
+    var sourceHeight = 0
     /// When the source stops being fresh; `nil`: no expiry known.
     var expiresAt: Date? = nil
     /// `false` when the source said `no-store`: the response tier does not keep it.

@@ -3,13 +3,14 @@ import Foundation
 import Imago
 
 extension ImageProxy {
-    /// The format an animation is written in for the negotiated `format`: GIF and WebP keep it
-    /// animated; no format asked (JPEG or PNG otherwise) writes GIF, as imgproxy picks the first
-    /// of its preferred formats that animates. `nil`: the output is a still (the first frame).
-    static func animatedFormat(_ format: ImageFormat?) -> ImageFormat? {
+    /// The format an animation is written in for the chosen `format`: GIF and WebP keep it
+    /// animated (with no format asked, ``preferredFormat(source:animated:transparent:)`` picks
+    /// the first preferred format that animates, GIF by default, as imgproxy does). `nil`: the
+    /// output is a still (the first frame).
+    static func animatedFormat(_ format: ImageFormat) -> ImageFormat? {
         switch format {
-        case nil, .gif?: .gif
-        case .webp?: .webp
+        case .gif: .gif
+        case .webp: .webp
         default: nil
         }
     }
@@ -21,7 +22,9 @@ extension ImageProxy {
     /// (the URL's `msr`, else the server's). The pipeline checks them against the frames the
     /// container declares, before decoding.
     func applyAnimationLimits(to request: inout ImageRequest, options: ProcessingOptions, format: ImageFormat?) {
-        let frames = Self.animatedFormat(format) == nil ? 1 : options.maximumAnimationFrames ?? configuration.maximumAnimationFrames
+        // No format yet: one of the preferred formats, animated only if one of them can be.
+        let animates = format.map { Self.animatedFormat($0) != nil } ?? preferredFormatsAnimate
+        let frames = !animates ? 1 : options.maximumAnimationFrames ?? configuration.maximumAnimationFrames
         request.maximumAnimationFrames = max(1, frames)
         guard frames > 1 else { return }
         let framePixels = options.maximumAnimationFramePixels ?? configuration.maximumAnimationFramePixels ?? 0
@@ -49,10 +52,12 @@ extension ImageProxy {
             percent = Self.nextQuality(after: percent, size: data.count, target: maximumBytes)
         }
         let size = container.pixelSize
-        return EncodedImage(
+        var image = EncodedImage(
             data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: size.width, height: size.height,
             expiresAt: response.expiresAt, isStorable: response.isStorable,
             contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
+        (image.sourceWidth, image.sourceHeight) = (container.sourcePixelSize.width, container.sourcePixelSize.height)
+        return image
     }
 }
 #endif

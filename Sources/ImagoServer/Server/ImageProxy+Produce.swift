@@ -5,7 +5,7 @@ import Imago
 extension ImageProxy {
     /// Makes the image through the pipeline (the source from its tier of decoded originals, disk
     /// cache or network, decoded at the reduction the request allows, rendered), then encodes it
-    /// as `format` (`nil`: JPEG for opaque output, PNG for transparent).
+    /// as `format` (`nil`: one of the preferred formats, ``preferredFormat(source:animated:transparent:)``).
     func produce(_ parsed: ProcessingPath, format: ImageFormat?) async throws(ProxyError) -> EncodedImage {
         let options = parsed.options
         if options.raw || !options.skipProcessingFormats.isEmpty, let unprocessed = try await unprocessed(parsed) {
@@ -22,11 +22,15 @@ extension ImageProxy {
         metrics.recordHit(tier: response.source == .memory ? "decoded" : response.source.rawValue)
         if response.source == .network, let bytes = response.encodedByteCount { metrics.recordSourceBytes(bytes) }
         do throws(ImagePipeline.Error) {
+            var bitmap = try response.container.bitmap()
+            let format =
+                format
+                ?? preferredFormat(
+                    source: response.container.format, animated: response.container.isAnimated,
+                    transparent: bitmap.alphaMode != .opaque)
             if response.container.isAnimated, let animated = Self.animatedFormat(format) {
                 return try encodedAnimation(response, parsed: parsed, as: animated)
             }
-            var bitmap = try response.container.bitmap()
-            let format = format ?? (bitmap.alphaMode == .opaque ? .jpeg : .png)
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
                 bitmap = Self.flatten(bitmap, onto: background)
             }
@@ -39,10 +43,12 @@ extension ImageProxy {
             let data = try Self.encode(
                 bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
                 maximumBytes: options.maximumBytes)
-            return EncodedImage(
+            var image = EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
                 contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
+            (image.sourceWidth, image.sourceHeight) = (response.container.sourcePixelSize.width, response.container.sourcePixelSize.height)
+            return image
         } catch {
             throw ProxyError(error)
         }

@@ -157,7 +157,7 @@ public final class ImageProxy: Sendable {
     /// The path's grammar: signature, options, source.
     private func parse(_ path: String) throws(ProxyError) -> ProcessingPath {
         do {
-            return try ProcessingPath.parse(path, presets: configuration.presets)
+            return try ProcessingPath.parse(path, presets: configuration.presets, rules: configuration.pathRules)
         } catch {
             throw ProxyError(error)
         }
@@ -246,13 +246,15 @@ public final class ImageProxy: Sendable {
     private struct ResponsePlan {
         /// The response cache's key: negotiated format, options, colour handling and source.
         var key: String
-        /// The format the response is written in (`f:auto` negotiated; `nil`: JPEG or PNG by the
-        /// image's alpha).
+        /// The format the response is written in (`f:auto` negotiated; `nil`: one of the
+        /// preferred formats, by the source's format and the image's alpha and animation).
         var format: ImageFormat?
         /// `Cache-Control: max-age`, longer for signed paths.
         var maxAge: Int
         /// Whether the response varies with `Accept` (`f:auto`).
         var varies: Bool
+        /// The source, when the response names it as canonical (`IMGPROXY_SET_CANONICAL_HEADER`).
+        var canonical: String? = nil
     }
 
     /// Negotiates the output format with `accept` and names the response.
@@ -272,21 +274,23 @@ public final class ImageProxy: Sendable {
             accept: accept, canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF,
             canWriteWebP: canWriteWebP && configuration.enforcesWebP)
         if let enforced { format = enforced }
-        let negotiated = format.map { "\($0)" } ?? "jpeg-or-png"
+        let negotiated = format.map { "\($0)" } ?? "preferred"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
         var maxAge = configuration.signer == nil ? configuration.unsignedMaxAge : configuration.signedMaxAge
         if let expires = options.expires {
             // Never cached beyond the URL's own expiry.
             maxAge = max(0, min(maxAge, Int(min(Double(expires) - configuration.now().timeIntervalSince1970, Double(Int32.max)))))
         }
+        let scheme = parsed.source.scheme?.lowercased()
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP)
+            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP,
+            canonical: configuration.setsCanonicalHeader && (scheme == "http" || scheme == "https") ? parsed.source.absoluteString : nil)
     }
 
     /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
-    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (JPEG
-    /// for opaque images, PNG for transparent ones).
+    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (one
+    /// of the preferred formats, ``preferredFormat(source:animated:transparent:)``).
     static func negotiate(accept: String?, canWriteAVIF: Bool, canWriteWebP: Bool) -> ImageFormat? {
         let accepted = (accept ?? "").lowercased()
         if canWriteAVIF, accepted.contains("image/avif") { return .avif }
@@ -299,6 +303,13 @@ public final class ImageProxy: Sendable {
         let maxAge = image.fallbackTTL.map { min($0, plan.maxAge) } ?? plan.maxAge
         var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: maxAge))]
         if plan.varies { headers.append(("Vary", "Accept")) }
+        if let canonical = plan.canonical { headers.append(("Link", "<\(canonical)>; rel=\"canonical\"")) }
+        if configuration.sendsDebugHeaders, image.width > 0 {
+            headers += [
+                ("X-Origin-Width", "\(image.sourceWidth)"), ("X-Origin-Height", "\(image.sourceHeight)"),
+                ("X-Result-Width", "\(image.width)"), ("X-Result-Height", "\(image.height)"),
+            ]
+        }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
             return ProxyResponse(status: 304, headers: headers)
         }

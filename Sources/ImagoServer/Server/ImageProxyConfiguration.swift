@@ -104,6 +104,23 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether a client whose `Accept` names `image/webp` gets WebP whatever format the path asks,
     /// unless AVIF is enforced and taken (imgproxy's `IMGPROXY_ENFORCE_WEBP`). Default: `false`.
     public var enforcesWebP: Bool = false
+    /// The formats a response is written in when neither the path nor the client's `Accept`
+    /// names one (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): the source's own format when it is
+    /// here, else the first here that can carry the output (an animation: GIF or WebP;
+    /// transparency: anything but JPEG), else the first. Formats this build cannot write are
+    /// passed over. Default: imgproxy's `[.jpeg, .png, .gif]`.
+    public var preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
+    /// How paths are read beyond the grammar: the arguments separator, the allowed options, the
+    /// source's base URL and rewrites (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`,
+    /// `…_ALLOWED_PROCESSING_OPTIONS`, `…_BASE_URL`, `…_URL_REPLACEMENTS`,
+    /// `…_BASE64_URL_INCLUDES_FILENAME`). Default: ``ProcessingPath/Rules/init()``, imgproxy's.
+    public var pathRules = ProcessingPath.Rules()
+    /// Whether a response made from an http(s) source names it as `Link: <URL>; rel="canonical"`
+    /// (imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`). Default: `false`.
+    public var setsCanonicalHeader = false
+    /// Whether a processed response carries `X-Origin-Width`, `X-Origin-Height`, `X-Result-Width`
+    /// and `X-Result-Height` (imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`). Default: `false`.
+    public var sendsDebugHeaders = false
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

@@ -90,6 +90,19 @@ extension ImagoServer {
         /// `IMGPROXY_HEALTH_CHECK_PATH`, for a load balancer that probes a path of its own); it
         /// takes precedence over a processing path of the same name. Default: `nil`.
         public var healthCheckPath: String? = nil
+        /// A path every route is served under (imgproxy's `IMGPROXY_PATH_PREFIX`): with `/img`,
+        /// processing paths are `/img/{signature}/…` (the signature covers what follows the
+        /// prefix), health is `/img/health`, metrics `/img/metrics`; paths outside it answer 404.
+        /// It starts with `/` and does not end with one. Default: `""`, no prefix.
+        public var pathPrefix: String = ""
+        /// The `Access-Control-Allow-Origin` of every processing response (with
+        /// `Access-Control-Allow-Methods: GET, OPTIONS`), and of `OPTIONS` preflights, which are
+        /// answered 200 (imgproxy's `IMGPROXY_ALLOW_ORIGIN`). Default: `nil`, no CORS headers.
+        public var allowOrigin: String? = nil
+        /// A secret processing requests must carry as `Authorization: Bearer {secret}` (imgproxy's
+        /// `IMGPROXY_SECRET`, for a proxy behind a CDN that adds it); others answer 403
+        /// `invalid_secret`. Health and metrics need none. Default: `nil`, no secret.
+        public var secret: String? = nil
         /// Whether a large body waits one turn of its connection's event loop after each piece
         /// (see `ProxyRoute`), which keeps a slow reader's queue to a few pieces. Always `true`
         /// in use; `imago serve` built for debugging turns it off when the environment has

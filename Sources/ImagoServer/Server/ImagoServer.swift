@@ -16,7 +16,7 @@ import Darwin
 /// ``Configuration/healthCheckPath``), `/metrics` (Prometheus; or on a
 /// separate ``metricsApplication(proxy:host:port:configuration:onRunning:)``), an optional page
 /// at `/`, and every other GET (and HEAD) through the ``ImageProxy``, each request logged and
-/// counted by one middleware. What a client may hold (connections, time, queued bytes) is bounded
+/// counted by one middleware. Every route is under ``Configuration/pathPrefix`` when one is set. What a client may hold (connections, time, queued bytes) is bounded
 /// by a ``Configuration``.
 ///
 /// Run it in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal (`run` does, for one
@@ -31,37 +31,48 @@ public enum ImagoServer {
         let router = Router(context: ProxyRequestContext.self, options: .autoGenerateHeadEndpoints)
         let logger = proxy.configuration.logger
         let inFlight = ResponseBytesInFlight(limit: configuration.maximumResponseBytesInFlight, metrics: proxy.metrics.registry)
-        let paces = configuration.pacesLargeBodies
+        // imgproxy's `IMGPROXY_PATH_PREFIX`: every route below is under it, health included.
+        let prefix = configuration.pathPrefix
         router.middlewares.add(AccessLogMiddleware<ProxyRequestContext>(metrics: proxy.metrics, logger: logger))
         // `/healthz`, imgproxy's `/health`, and the operator's `IMGPROXY_HEALTH_CHECK_PATH`.
         for path in Set(["/healthz", "/health"] + [configuration.healthCheckPath].compactMap { $0 }) {
-            router.get(RouterPath(path)) { _, _ in
+            router.get(RouterPath(prefix + path)) { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-cache"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
             }
         }
         if configuration.servesMetrics {
-            router.get("/metrics") { _, _ in metricsResponse(proxy) }
+            router.get(RouterPath(prefix + "/metrics")) { _, _ in metricsResponse(proxy) }
         } else {
             // Not a processing path either: 404, as for any path this server does not serve.
-            router.get("/metrics") { _, _ -> Response in throw HTTPError(.notFound) }
+            router.get(RouterPath(prefix + "/metrics")) { _, _ -> Response in throw HTTPError(.notFound) }
         }
         if let page {
-            router.get("/") { _, _ in
+            router.get(RouterPath(prefix + "/")) { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: page())))
             }
         } else {
-            router.get("/") { request, context in
-                await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight, paces: paces)
+            router.get(RouterPath(prefix + "/")) { request, context in
+                await ProxyRoute.respond(to: request, context: context, with: proxy, configuration: configuration, inFlight: inFlight)
             }
         }
-        // Every other path is a processing path (`**` matches any number of components); HEAD
-        // is answered by the same route without the body.
-        router.get("**") { request, context in
-            await ProxyRoute.respond(to: request, context: context, with: proxy, inFlight: inFlight, paces: paces)
+        // Every other path under the prefix is a processing path (`**` matches any number of
+        // components); HEAD is answered by the same route without the body. A path outside the
+        // prefix matches no route: 404.
+        router.get(RouterPath(prefix + "/**")) { request, context in
+            await ProxyRoute.respond(to: request, context: context, with: proxy, configuration: configuration, inFlight: inFlight)
+        }
+        // CORS preflights, as imgproxy answers them: 200, with the CORS headers when configured.
+        for path in [prefix + "/", prefix + "/**"] {
+            router.on(RouterPath(path), method: .options) { _, _ in
+                var fields = HTTPFields()
+                ProxyRoute.addCORSHeaders(to: &fields, configuration: configuration)
+                fields[.contentType] = "text/plain"
+                return Response(status: .ok, headers: fields, body: ResponseBody())
+            }
         }
         warnIfFileDescriptorsAreShort(for: configuration, logger: logger)
         return application(

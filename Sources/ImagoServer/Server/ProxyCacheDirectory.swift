@@ -56,12 +56,18 @@ public struct ProxyCacheDirectory: Sendable {
 
     /// The address rules of `policy` as a short stable name (not Swift's per-process `Hasher`).
     static func fingerprint(of policy: SourcePolicy) -> String {
-        guard policy.allowsPrivateNetworks || !policy.allowedAddresses.isEmpty || !policy.allowedEndpoints.isEmpty else {
+        let kinds = policy.allowedNetworkKinds
+        guard policy.allowsPrivateNetworks || !kinds.isEmpty || !policy.allowedAddresses.isEmpty || !policy.allowedEndpoints.isEmpty
+        else {
             return "public"
         }
         let addresses = policy.allowedAddresses.map(\.description).sorted().joined(separator: ",")
         let endpoints = policy.allowedEndpoints.map { "\($0.address.urlHost):\($0.port)" }.sorted().joined(separator: ",")
-        let text = "private=\(policy.allowsPrivateNetworks);\(addresses);\(endpoints)"
+        var text = "private=\(policy.allowsPrivateNetworks);\(addresses);\(endpoints)"
+        // Only when a switch is on, so folders of policies without them keep their names.
+        if !kinds.isEmpty {
+            text += ";kinds=" + IPAddress.NetworkKind.allCases.filter(kinds.contains).map { "\($0)" }.joined(separator: ",")
+        }
         return StableHash.hex(Array(StableHash.sha256(text.utf8).prefix(8)))
     }
 

@@ -36,7 +36,8 @@ public struct ProxyError: Error, Sendable, Hashable {
     }
 
     init(_ error: ProcessingPathError) {
-        self.init(status: 400, code: error.code, message: error.message)
+        // An option outside IMGPROXY_ALLOWED_PROCESSING_OPTIONS is refused, as a security option is.
+        self.init(status: error.code == "forbidden_option" ? 403 : 400, code: error.code, message: error.message)
     }
 
     /// The pipeline's error as the client sees it: the code, and a message built only from what

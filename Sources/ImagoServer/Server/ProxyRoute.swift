@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The router's catch-all route: hands the request's path (its query left off) to the
-/// ``ImageProxy`` and turns the proxy's answer into a Hummingbird response.
+/// The router's catch-all route: hands the request's path (its query and the server's path
+/// prefix left off) to the ``ImageProxy`` and turns the proxy's answer into a Hummingbird response.
 ///
 /// A body larger than ``chunkSize`` is never copied whole: it goes out in pieces of that size,
 /// each copied from the answer's bytes only when the connection has room for it, so a slow
@@ -23,21 +23,61 @@ enum ProxyRoute {
     /// Bodies up to this size go out as one buffer; larger ones in pieces of this size.
     static let chunkSize = 64 * 1024
 
-    /// Answers `request`; `paces` is ``ImagoServer/Configuration/pacesLargeBodies``.
+    /// Answers `request`, whose path starts with the configuration's
+    /// ``ImagoServer/Configuration/pathPrefix`` (left off before the proxy sees the path, as
+    /// imgproxy signs what follows it); a request without the configured
+    /// ``ImagoServer/Configuration/secret`` is refused before the proxy sees it, and every answer
+    /// carries the CORS headers when ``ImagoServer/Configuration/allowOrigin`` is set.
     static func respond(
-        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, inFlight: ResponseBytesInFlight,
-        paces: Bool
+        to request: Request, context: ProxyRequestContext, with proxy: ImageProxy, configuration: ImagoServer.Configuration,
+        inFlight: ResponseBytesInFlight
     ) async -> Response {
+        let prefix = configuration.pathPrefix
         let target = request.uri.string
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        // The connection's departure (set by GuardedHTTP1Channel): a request that waits for a
-        // slot leaves the queue when its client goes.
-        let answer = await proxy.respond(
-            path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-            departure: ClientDeparture.current)
-        return response(
-            answer, sendsBody: request.method != .head, inFlight: inFlight, pacedBy: paces ? context.eventLoop : nil,
-            retryAfter: proxy.configuration.retryAfterSeconds)
+        var path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        if !prefix.isEmpty, path.hasPrefix(prefix) {
+            path = String(path.dropFirst(prefix.count))
+            if path.isEmpty { path = "/" }
+        }
+        let answer: ProxyResponse
+        if let secret = configuration.secret, !Self.carries(secret, authorization: request.headers[.authorization]) {
+            answer = .error(
+                ProxyError(
+                    status: 403, code: "invalid_secret",
+                    message: "Forbidden: the request lacks this server's Authorization: Bearer secret"))
+        } else {
+            // The connection's departure (set by GuardedHTTP1Channel): a request that waits for a
+            // slot leaves the queue when its client goes.
+            answer = await proxy.respond(
+                path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                departure: ClientDeparture.current)
+        }
+        var result = response(
+            answer, sendsBody: request.method != .head, inFlight: inFlight,
+            pacedBy: configuration.pacesLargeBodies ? context.eventLoop : nil, retryAfter: proxy.configuration.retryAfterSeconds)
+        addCORSHeaders(to: &result.headers, configuration: configuration)
+        return result
+    }
+
+    /// imgproxy's CORS headers, when the configuration has an allowed origin.
+    static func addCORSHeaders(to fields: inout HTTPFields, configuration: ImagoServer.Configuration) {
+        guard let origin = configuration.allowOrigin, let name = HTTPField.Name("Access-Control-Allow-Origin"),
+            let methods = HTTPField.Name("Access-Control-Allow-Methods")
+        else { return }
+        fields[name] = origin
+        fields[methods] = "GET, OPTIONS"
+    }
+
+    /// Whether `authorization` is exactly `Bearer {secret}`, compared in time that does not depend
+    /// on where the two first differ.
+    static func carries(_ secret: String, authorization: String?) -> Bool {
+        let expected = Array("Bearer \(secret)".utf8)
+        let given = Array((authorization ?? "").utf8)
+        var difference = UInt8(expected.count == given.count ? 0 : 1)
+        for index in expected.indices {
+            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
     }
 
     /// The response for `answer`; `sendsBody` is `false` for HEAD, whose body is never written

@@ -36,6 +36,13 @@ package struct ServeEnvironment: Sendable {
     /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63`): per-format qualities, as fractions, keyed
     /// by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`).
     package var formatQualities: [String: Double] = [:]
+    /// `IMGPROXY_PREFERRED_FORMATS` (`jpeg,png,gif`): the formats written when neither the path nor
+    /// `Accept` names one, in order (``ServeEnvironment/preferredFormats(_:)``).
+    package var preferredFormats: [ImageFormat]?
+    /// Names in `IMGPROXY_PREFERRED_FORMATS` that imgproxy knows but this server cannot write
+    /// (`jxl`, `heic`, `tiff`…): passed over, as imgproxy passes over a format it cannot save; the
+    /// command warns of them.
+    package var unwritablePreferredFormats: [String] = []
     /// `IMGPROXY_PRESETS` (`name=options,name=options`, or split by `IMGPROXY_PRESETS_SEPARATOR`),
     /// then the lines of the file `IMGPROXY_PRESETS_PATH` names.
     package var presets: [String] = []
@@ -45,6 +52,12 @@ package struct ServeEnvironment: Sendable {
     package var allowsSecurityOptions: Bool?
     /// `IMGPROXY_ALLOWED_SOURCES`: URL prefixes, `*` matching within one path segment.
     package var allowedSources: [String] = []
+    /// `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`.
+    package var allowsLoopbackSourceAddresses: Bool?
+    /// `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES` (unset: refused, where imgproxy allows them).
+    package var allowsPrivateSourceAddresses: Bool?
+    /// `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`.
+    package var allowsLinkLocalSourceAddresses: Bool?
     /// `IMGPROXY_STRIP_COLOR_PROFILE`.
     package var stripsColorProfile: Bool?
     /// `IMGPROXY_DOWNLOAD_TIMEOUT`, seconds.
@@ -64,6 +77,19 @@ package struct ServeEnvironment: Sendable {
     package var localFilesystemRoot: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
+    /// `IMGPROXY_SET_CANONICAL_HEADER`.
+    package var setsCanonicalHeader: Bool?
+    /// `IMGPROXY_ENABLE_DEBUG_HEADERS`.
+    package var sendsDebugHeaders: Bool?
+    /// `IMGPROXY_ALLOW_ORIGIN`: the CORS origin of processing responses.
+    package var allowOrigin: String?
+    /// `IMGPROXY_SECRET`: the `Authorization: Bearer` secret processing requests must carry.
+    package var secret: String?
+    /// imgproxy's URL settings (``ServeEnvironment/pathRules(_:)``): base URL, replacements,
+    /// arguments separator, allowed options, base64 file names.
+    package var pathRules: ProcessingPath.Rules?
+    /// `IMGPROXY_PATH_PREFIX`: the path every route is under (``ServeEnvironment/pathPrefix(_:)``).
+    package var pathPrefix: String?
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
     package var cacheControlPassthrough: Bool?
 
@@ -116,6 +142,9 @@ package struct ServeEnvironment: Sendable {
         if let text = reader.text("IMGPROXY_FORMAT_QUALITY") {
             formatQualities = try Self.formatQualities(text)
         }
+        if let text = reader.text("IMGPROXY_PREFERRED_FORMATS") {
+            (preferredFormats, unwritablePreferredFormats) = try Self.preferredFormats(text)
+        }
         if let text = reader.text("IMGPROXY_PRESETS") {
             let separator = reader.text("IMGPROXY_PRESETS_SEPARATOR") ?? ","
             presets = text.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -128,6 +157,9 @@ package struct ServeEnvironment: Sendable {
         if let text = reader.text("IMGPROXY_ALLOWED_SOURCES") {
             allowedSources = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        allowsLoopbackSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")
+        allowsPrivateSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
+        allowsLinkLocalSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES")
         stripsColorProfile = try reader.boolean("IMGPROXY_STRIP_COLOR_PROFILE")
         downloadTimeout = try reader.integer("IMGPROXY_DOWNLOAD_TIMEOUT", in: 1...3600)
         userAgent = reader.text("IMGPROXY_USER_AGENT")
@@ -142,6 +174,12 @@ package struct ServeEnvironment: Sendable {
             while trimmed.hasSuffix("/") { trimmed.removeLast() }
             if !trimmed.isEmpty { healthCheckPath = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed }
         }
+        pathPrefix = try Self.pathPrefix(reader)
+        pathRules = try Self.pathRules(reader)
+        allowOrigin = reader.text("IMGPROXY_ALLOW_ORIGIN")
+        setsCanonicalHeader = try reader.boolean("IMGPROXY_SET_CANONICAL_HEADER")
+        sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
+        secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
@@ -217,6 +255,16 @@ package struct ServeEnvironment: Sendable {
 }
 
 extension ServeEnvironment {
+    /// Sets the source rules `IMGPROXY_ALLOWED_SOURCES` and the three
+    /// `IMGPROXY_ALLOW_…_SOURCE_ADDRESSES` switches name in `policy` (each unset switch is left as
+    /// it is: `--allow-private-networks` opens every kind whatever they say).
+    package func apply(to policy: inout SourcePolicy) {
+        if !allowedSources.isEmpty { policy.allowedSources = allowedSources }
+        if let allowsLoopbackSourceAddresses { policy.allowsLoopbackAddresses = allowsLoopbackSourceAddresses }
+        if let allowsPrivateSourceAddresses { policy.allowsPrivateAddresses = allowsPrivateSourceAddresses }
+        if let allowsLinkLocalSourceAddresses { policy.allowsLinkLocalAddresses = allowsLinkLocalSourceAddresses }
+    }
+
     /// Sets what has no flag of its own in `configuration`: the source limits, the qualities, the
     /// download's timeout and user agent, and the `Cache-Control` passthrough.
     package func apply(to configuration: inout ImageProxyConfiguration) throws(ServeEnvironmentError) {
@@ -232,6 +280,10 @@ extension ServeEnvironment {
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+        if let preferredFormats { configuration.preferredFormats = preferredFormats }
+        if let pathRules { configuration.pathRules = pathRules }
+        if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }
+        if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }

@@ -169,6 +169,13 @@ enum FuzzCorpus {
                 }
             }
         }
+        var rules = ProcessingPath.Rules()
+        rules.argumentsSeparator = ","
+        rules.allowedOptions = ["rs", "w", "pr"]
+        rules.base64URLIncludesFilename = true
+        rules.baseURL = "https://cdn.example.com/"
+        rules.urlReplacements = [.init(pattern: "s3://*/*", replacement: "https://$1.example/${2}$3$"), .init(pattern: "*", replacement: "$1")]
+        _ = try? ProcessingPath.parse(text, presets: presets, rules: rules)
         if let address = IPAddress(text) {
             _ = address.nonPublicKind
             _ = IPAddress(address.description)
