@@ -147,15 +147,15 @@ let package = Package(
         .executableTarget(name: "ImagoTestServer", dependencies: ["ImagoTestSupport"], swiftSettings: strict),
         // `imago-cache-stress`: killed mid-write by the crash-safety tests (Tests/ImagoTests/CrashSafety).
         .executableTarget(name: "ImagoCacheStress", dependencies: ["Imago", "ImagoTestSupport"], swiftSettings: strict),
-        // libjpeg-turbo, libpng, libwebp (with libwebpdemux and libwebpmux), libheif, libavif and Little CMS shims for the Linux codecs and
+        // libjpeg-turbo, libpng, libwebp (with libwebpdemux and libwebpmux), libheif, libavif, libjxl and Little CMS shims for the Linux codecs and
         // colour management (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev, libheif-dev,
-        // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
+        // libavif-dev, libjxl-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
             name: "CImagoCodecs",
             cSettings: strictC,
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"),
-                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("jxl"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
             ]
         ),
         .testTarget(
