@@ -15,17 +15,18 @@ enum JXLHeader {
     /// The declared size, or `nil` when the bytes are not JPEG XL or end before the size header.
     static func size(of data: Data) -> PixelSize? {
         let bytes = ByteReader(data)
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0x0A { return codestreamSize(bytes, at: 2) }
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0x0A { return codestreamSize(bytes, at: 2, end: bytes.count) }
         guard ImageFormat.sniff(data) == .jxl else { return nil }
-        guard let start = codestreamStart(bytes) else { return nil }
+        guard let (start, end) = codestreamStart(bytes) else { return nil }
         guard let first = bytes.byte(at: start), let second = bytes.byte(at: start + 1), first == 0xFF, second == 0x0A
         else { return nil }
-        return codestreamSize(bytes, at: start + 2)
+        return codestreamSize(bytes, at: start + 2, end: end)
     }
 
-    /// Where the codestream begins in a container: the payload of its first `jxlc` box, or of its
-    /// first `jxlp` box after that box's index.
-    private static func codestreamStart(_ bytes: ByteReader) -> Int? {
+    /// Where the codestream begins in a container, and where the box holding it ends: the payload
+    /// of its first `jxlc` box, or of its first `jxlp` box after that box's index. (A size header
+    /// split over two `jxlp` boxes is not followed: no size, never a wrong one.)
+    private static func codestreamStart(_ bytes: ByteReader) -> (start: Int, end: Int)? {
         var offset = 0
         for _ in 0..<maximumBoxes {
             guard let size32 = bytes.uint32BE(at: offset), let type = bytes.ascii(at: offset + 4, count: 4) else { return nil }
@@ -40,18 +41,20 @@ enum JXLHeader {
             } else if size32 == 0 {  // the box runs to the end of the file
                 size = bytes.count - offset
             }
-            if type == "jxlc" { return offset + header }
-            if type == "jxlp" { return offset + header + 4 }
             guard size >= header else { return nil }
-            offset += size
+            let (end, overflow) = offset.addingReportingOverflow(size)
+            if overflow { return nil }
+            if type == "jxlc" { return (offset + header, min(end, bytes.count)) }
+            if type == "jxlp" { return (offset + header + 4, min(end, bytes.count)) }
+            offset = end
         }
         return nil
     }
 
     /// Reads the `SizeHeader` (ISO/IEC 18181-1, A.3): a small size in multiples of 8, or a
     /// height of up to 30 bits and a width either of its own or a fixed ratio of the height.
-    private static func codestreamSize(_ bytes: ByteReader, at offset: Int) -> PixelSize? {
-        var reader = BitReader(bytes: bytes, offset: offset)
+    private static func codestreamSize(_ bytes: ByteReader, at offset: Int, end: Int) -> PixelSize? {
+        var reader = BitReader(bytes: bytes, offset: offset, end: end)
         guard let small = reader.read(1) else { return nil }
         func side() -> Int? {
             if small == 1 { return reader.read(5).map { ($0 + 1) * 8 } }
@@ -74,18 +77,21 @@ enum JXLHeader {
     private struct BitReader {
         let bytes: ByteReader
         var offset: Int
+        /// Where the bytes of the codestream (or its first part) end.
+        let end: Int
         var bit = 0
 
-        init(bytes: ByteReader, offset: Int) {
+        init(bytes: ByteReader, offset: Int, end: Int) {
             self.bytes = bytes
             self.offset = offset
+            self.end = end
         }
 
         /// The next `count` (at most 30) bits as a number, the first read as the lowest; `nil` at the end.
         mutating func read(_ count: Int) -> Int? {
             var value = 0
             for index in 0..<count {
-                guard let byte = bytes.byte(at: offset) else { return nil }
+                guard offset < end, let byte = bytes.byte(at: offset) else { return nil }
                 value |= Int((byte >> UInt8(bit)) & 1) << index
                 bit += 1
                 if bit == 8 {

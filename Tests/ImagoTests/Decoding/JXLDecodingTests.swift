@@ -98,6 +98,31 @@ import Testing
         #expect(ImageHeader.probe(Self.declaring(width: width, height: height, padding: 0).prefix(6)) == nil)
     }
 
+    /// The codestream of jxl-lossless split over two `jxlp` boxes after `firstPart` bytes.
+    static func splitContainer(firstPart: Int) throws -> Data {
+        let codestream = [UInt8](try data("jxl-lossless"))
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            PNGBuilder.be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+        }
+        let fileType = box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
+        let first = box("jxlp", PNGBuilder.be32(0) + Array(codestream.prefix(firstPart)))
+        let last = box("jxlp", PNGBuilder.be32(0x8000_0001) + Array(codestream.dropFirst(firstPart)))
+        return Data(ImageFormat.jxlContainerSignature + fileType + first + last)
+    }
+
+    /// A size header that `jxlp` boxes split is not read across them (no size rather than one made
+    /// of the next box's header); one whole in the first part is.
+    @Test func splitCodestreamIsSizedOnlyFromItsFirstPart() throws {
+        #expect(ImageHeader.probe(try Self.splitContainer(firstPart: 3)) == nil)
+        let whole = try #require(ImageHeader.probe(try Self.splitContainer(firstPart: 40)))
+        #expect(PixelSize(width: whole.width, height: whole.height) == PixelSize(width: 32, height: 24))
+        #if os(Linux)
+        // libjxl joins the parts: the same pixels as the bare codestream.
+        let joined = try ImageDecoder.decode(try Self.splitContainer(firstPart: 3)).bitmap()
+        #expect(joined.pixels == (try ImageDecoder.decode(try Self.data("jxl-lossless")).bitmap().pixels))
+        #endif
+    }
+
     #if os(Linux)
     /// jxl-rgba16 is left to ``FixtureDecodingTests`` (its source PNG's pixels): djxl 0.7 fails to
     /// write its 16-bit alpha to PNG, and writes wrong values when asked for 8 bits.
