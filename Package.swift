@@ -152,15 +152,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // libjpeg-turbo, libpng, libwebp (with libwebpdemux and libwebpmux), libheif, libavif and Little CMS shims for the Linux codecs and
+        // libjpeg-turbo, libpng, libwebp (with libwebpdemux and libwebpmux), libheif, libavif, libjxl and Little CMS shims for the Linux codecs and
         // colour management (Debian: libjpeg62-turbo-dev, libpng-dev, libwebp-dev, libheif-dev,
-        // libavif-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
+        // libavif-dev, libjxl-dev, liblcms2-dev). Apple builds never see this target: they decode with ImageIO.
         .target(
             name: "CImagoCodecs",
             cSettings: strictC,
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"),
-                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
+                .linkedLibrary("heif"), .linkedLibrary("avif"), .linkedLibrary("jxl"), .linkedLibrary("isal"), .linkedLibrary("lcms2"),
             ]
         ),
         .testTarget(

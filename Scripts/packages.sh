@@ -10,6 +10,7 @@ build_packages=(
   libwebp-dev          # WebP, with libwebpdemux for animations
   libheif-dev          # HEIF/HEIC
   libavif-dev          # AVIF; its libavif15 depends on the aom, rav1e and SVT-AV1 encoders AVIF output uses
+  libjxl-dev           # JPEG XL (libjxl 0.7 on Debian 12)
   libisal-dev          # CRC-32C of the disk cache, PNG's fast inflate
   liblcms2-dev         # Little CMS 2: colour profiles
 )
@@ -21,6 +22,7 @@ test_packages=(
   libjpeg-turbo-progs  # djpeg: the JPEG baseline of the benchmarks (.ci/run's bench stage)
   tmux                 # the CLI's terminal tests
   strace               # the system calls per disk hit of `imago-bench --counts` (bench stage, CountsCheckTests)
+  libjxl-tools         # cjxl and djxl: the JPEG XL fixtures' reference decodings (JXLDecodingTests)
   python3-venv         # the test venv of moto's S3 server (install_test_venv below)
 )
 

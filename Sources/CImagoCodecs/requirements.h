@@ -25,6 +25,9 @@
 #if !__has_include(<avif/avif.h>)
 #error "libavif's headers are missing: apt-get install libavif-dev  (or Scripts/run demo, which installs every package Imago needs: README, Quick start)"
 #endif
+#if !__has_include(<jxl/decode.h>)
+#error "libjxl's headers are missing: apt-get install libjxl-dev  (or Scripts/run demo, which installs every package Imago needs: README, Quick start)"
+#endif
 #if !__has_include(<isa-l/crc.h>)
 #error "ISA-L's headers are missing: apt-get install libisal-dev  (or Scripts/run demo, which installs every package Imago needs: README, Quick start)"
 #endif

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Programs from Debian packages that some tests drive (chromium, nginx, strace), and the one rule
+/// Programs from Debian packages that some tests drive (chromium, nginx, strace, djxl), and the one rule
 /// for when those tests run: where a program is missing the test is skipped, unless
 /// `IMAGO_REQUIRE_EXTERNAL=1` or `CI=true` (`.ci/run` installs them), where it fails. Under a
 /// sanitizer (`ASAN_OPTIONS` or `TSAN_OPTIONS` set, as `.ci/run`'s tsan and asan stages do) such
@@ -38,6 +38,8 @@ public enum ExternalPrograms {
     public static let chromium = find("chromium", "chromium-browser", "google-chrome")
     /// Debian's `nginx`.
     public static let nginx = find("nginx")
+    /// `djxl` of Debian's libjxl-tools: the JPEG XL reference decodings.
+    public static let djxl = find("djxl")
 
     /// The test venv's Python (`IMAGO_TEST_VENV`, else `.build/test-venv` of this checkout, which
     /// `Scripts/run test` and `.ci/run` make with `Scripts/packages.sh`'s PyPI packages), when it

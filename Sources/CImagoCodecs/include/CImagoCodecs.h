@@ -197,6 +197,10 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
 
 #include "CImagoHEIFAVIF.h"
 
+/* ---------------------------------------------------------------- JPEG XL (libjxl) */
+
+#include "CImagoJXL.h"
+
 /* ---------------------------------------------------------------- CRC-32C (the disk cache's checksums) */
 
 #include "CImagoChecksum.h"

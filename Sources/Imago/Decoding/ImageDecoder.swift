@@ -3,7 +3,7 @@ import Foundation
 /// The built-in decoder: hands the bytes to the codec for their format.
 ///
 /// On Linux that is libjpeg-turbo, libpng, libwebp with libwebpdemux, a Swift GIF decoder, libheif
-/// (HEIF/HEIC) and libavif (AVIF); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
+/// (HEIF/HEIC), libavif (AVIF) and libjxl (JPEG XL); on Apple platforms, ImageIO. ``ImageDecoderRegistry`` holds it by
 /// default, behind any decoder you register; the registry is the public way to decode, so this
 /// type has package access. Either way it enforces ``DecodingLimits`` before any pixel memory is
 /// allocated, and every failure is an ``ImagePipeline/Error`` that says what happened.
@@ -25,12 +25,16 @@ package struct ImageDecoder: ImageDecoding {
         case .webp: return try WebPDecoder().decode(data, context: context)
         case .heif: return try HEIFDecoder().decode(data, context: context)
         case .avif: return try AVIFDecoder().decode(data, context: context)
+        case .jxl: return try JXLDecoder().decode(data, context: context)
         default: throw Self.noDecoder(for: context)
         }
         #elseif canImport(ImageIO)
         guard canDecode(context.format) else { throw Self.noDecoder(for: context) }
         if context.format == .heif || context.format == .avif {
             _ = try ISOBMFFHeader.checked(data, context: context)  // bombs refused before ImageIO
+        }
+        if context.format == .jxl, let size = JXLHeader.size(of: data) {  // likewise, from the SizeHeader
+            try context.limits.checkSource(width: size.width, height: size.height, url: context.url)
         }
         return try ImageIODecoder().decode(data, context: context)
         #else

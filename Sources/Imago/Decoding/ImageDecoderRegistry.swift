@@ -1,7 +1,7 @@
 import Foundation
 
 /// The decoders a pipeline tries, by format: yours first, then Imago's built-in decoder
-/// (libjpeg-turbo, libpng, libwebp, a Swift GIF decoder, libheif and libavif on Linux; ImageIO on
+/// (libjpeg-turbo, libpng, libwebp, a Swift GIF decoder, libheif, libavif and libjxl on Linux; ImageIO on
 /// Apple platforms). The one entry point for decoding and for telling a format from bytes.
 ///
 /// The bytes are sniffed (``sniff(_:)``) by asking each decoder's
@@ -61,7 +61,7 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     /// The format of `data`: the first decoder that recognises it, else the built-in signatures
-    /// (JPEG, PNG, GIF, WebP, HEIF, AVIF; never by a URL's extension or a `Content-Type`); `nil`
+    /// (JPEG, PNG, GIF, WebP, HEIF, AVIF, JPEG XL; never by a URL's extension or a `Content-Type`); `nil`
     /// when nothing does. The one format sniffer: `ImageDecoderRegistry().sniff(data)` knows the
     /// built-in formats.
     public func sniff(_ data: Data) -> ImageFormat? {

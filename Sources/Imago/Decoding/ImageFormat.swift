@@ -3,7 +3,7 @@ import Foundation
 /// An encoded image format, named by a short lowercase identifier (`jpeg`, `png`…).
 ///
 /// The formats Imago decodes itself are static members (``jpeg``, ``png``, ``gif``, ``webp``,
-/// ``heif``, ``avif``); a decoder you register in an ``ImageDecoderRegistry`` can name its own
+/// ``heif``, ``avif``, ``jxl``); a decoder you register in an ``ImageDecoderRegistry`` can name its own
 /// (`ImageFormat("svg", mimeType: "image/svg+xml")`) and recognise it from the bytes with
 /// ``ImageDecoding/recognizeFormat(of:)``. Two formats are equal when their names are.
 public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
@@ -35,9 +35,15 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     public static let heif = ImageFormat(rawValue: "heif")
     /// AVIF, still (`avif`) or animated (`avis`).
     public static let avif = ImageFormat(rawValue: "avif")
+    /// JPEG XL (`image/jxl`), still or animated: the bare codestream (`FF 0A`) or its ISO BMFF
+    /// container (a `JXL ` signature box). Decoded by libjxl on Linux, ImageIO on Apple platforms.
+    public static let jxl = ImageFormat(rawValue: "jxl")
 
     /// The formats Imago recognises and decodes without help.
-    public static let allCases: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif]
+    public static let allCases: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif, .jxl]
+
+    /// The first 12 bytes of a JPEG XL container: its `JXL ` signature box.
+    static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// Formats are equal when their names are.
     public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
@@ -59,7 +65,8 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     ///
     /// Only the bytes decide: a URL's extension or a `Content-Type` header can lie (an HTML error
     /// page served as `image/jpeg` is common), the signature cannot. HEIF and AVIF are told apart
-    /// by the brands of their `ftyp` box. Package access: the public sniffer is
+    /// by the brands of their `ftyp` box; JPEG XL by its codestream's `FF 0A` or its container's
+    /// signature box. Package access: the public sniffer is
     /// ``ImageDecoderRegistry/sniff(_:)``, which also knows the formats of registered decoders.
     package static func sniff(_ data: some Collection<UInt8>) -> ImageFormat? {
         let bytes = Array(data.prefix(16))
@@ -72,6 +79,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, Codable, CaseIt
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
         if starts(with: Array("ftyp".utf8), at: 4) { return sniffFileType(Array(data.prefix(256))) }
+        if starts(with: [0xFF, 0x0A]) || starts(with: jxlContainerSignature) { return .jxl }
         return nil
     }
 

@@ -266,7 +266,7 @@ extension ImageHeader.Details {
 
 extension ByteReader {
     /// The byte at `offset`, or nil past the end (or before the start).
-    fileprivate func byte(at offset: Int) -> UInt8? {
+    func byte(at offset: Int) -> UInt8? {
         offset >= 0 && offset < count ? self[offset] : nil
     }
 

@@ -37,6 +37,7 @@ public struct ImageHeader: Sendable, Hashable {
         case .jpeg: return probeJPEG(bytes)
         case .webp: return probeWebP(bytes)
         case .heif, .avif: return probeISOBMFF(data, format: format)
+        case .jxl: return JXLHeader.size(of: data).flatMap { sized(.jxl, $0.width, $0.height) }
         default: return nil
         }
     }

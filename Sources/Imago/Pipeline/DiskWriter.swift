@@ -80,7 +80,7 @@ final class DiskWriter: Sendable {
     }
 
     /// The formats whose header ``ImageHeader/probe(_:)`` reads.
-    private static let formatsWithHeaders: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif]
+    private static let formatsWithHeaders: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heif, .avif, .jxl]
 
     /// Copies bytes a cache layer held to disk, with the disk cache's default lifetime.
     func storeFromCacheLayer(_ data: Data, for request: ImageRequest) {

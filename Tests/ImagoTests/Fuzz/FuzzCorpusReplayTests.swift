@@ -18,7 +18,7 @@ import Testing
     /// The harnesses, each with its folder under `Fuzz/`.
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
-        "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection",
+        "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection", "jxl",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -84,6 +84,9 @@ enum FuzzCorpus {
         case "heif-avif":
             decode(data, as: .heif)
             decode(data, as: .avif)
+        case "jxl":
+            if let header = ImageHeader.probe(data) { precondition(header.width > 0 && header.height > 0) }
+            decode(data, as: .jxl)
         case "jpeg-scans":
             _ = JPEGScanCounter.scanCount(of: data, stoppingAfter: 1_000)
             _ = try? JPEGScanCounter.check(data, limits: limits, url: nil)
