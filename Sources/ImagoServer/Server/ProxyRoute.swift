@@ -69,15 +69,9 @@ enum ProxyRoute {
     }
 
     /// Whether `authorization` is exactly `Bearer {secret}`, compared in time that does not depend
-    /// on where the two first differ.
+    /// on where the two first differ (``HMACSHA256/isEqual(_:_:)``, as signatures are).
     static func carries(_ secret: String, authorization: String?) -> Bool {
-        let expected = Array("Bearer \(secret)".utf8)
-        let given = Array((authorization ?? "").utf8)
-        var difference = UInt8(expected.count == given.count ? 0 : 1)
-        for index in expected.indices {
-            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
-        }
-        return difference == 0
+        HMACSHA256.isEqual(Array("Bearer \(secret)".utf8), Array((authorization ?? "").utf8))
     }
 
     /// The response for `answer`; `sendsBody` is `false` for HEAD, whose body is never written
