@@ -41,6 +41,20 @@ import Testing
         #expect(nested.source.absoluteString == "https://a/b.legacy.example/x.jpg")
     }
 
+    /// Stars that could split one long segment many ways: a path of 4,000 `a`s against a pattern of
+    /// six stars has about 10^18 ways to try. The greedy match is still found (the first star takes
+    /// all it can), and a pattern that cannot match gives up after `maximumSteps` places and leaves
+    /// the URL as it was.
+    @Test func manyStarsOverALongSegmentMatchGreedilyOrNotAtAll() throws {
+        let run = String(repeating: "a", count: 4_000)
+        let matching = ProcessingPath.Rules.Replacement(pattern: "https://*a*a*a*a*a*.example/", replacement: "https://$1-$6.test/")
+        #expect(matching.apply(to: "https://\(run).example/x.jpg") == "https://\(run.dropLast(5))-.test/x.jpg")
+        let missing = ProcessingPath.Rules.Replacement(pattern: "https://*a*a*a*a*a*b/", replacement: "https://$1/")
+        #expect(missing.apply(to: "https://\(run)/x.jpg") == "https://\(run)/x.jpg")
+        // Within the steps, a miss over a short segment is a miss too.
+        #expect(missing.apply(to: "https://aaaa/x.jpg") == "https://aaaa/x.jpg")
+    }
+
     @Test func aBase64SourceMayEndWithAFileName() throws {
         let source = Self.encoded("https://example.com/images/photo.jpg")
         let half = source.index(source.startIndex, offsetBy: source.count / 2)

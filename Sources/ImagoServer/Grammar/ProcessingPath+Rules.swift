@@ -35,25 +35,50 @@ extension ProcessingPath {
 
             /// `text` with this rewrite applied at its start, or `text` when the pattern does not match there.
             func apply(to text: String) -> String {
-                let literals = pattern.split(separator: "*", omittingEmptySubsequences: false)
-                guard let (end, captures) = Self.match(Substring(text), literals[...]) else { return text }
+                var matcher = Matcher(literals: pattern.split(separator: "*", omittingEmptySubsequences: false))
+                guard let (end, captures) = matcher.match(Substring(text), from: 0) else { return text }
                 return expand(captures) + text[end...]
             }
 
-            /// Matches `literals` (joined by stars) at the start of `text`, each star as long as it
-            /// may be (as a greedy regular expression would); the end of the match and the stars' runs.
-            private static func match(_ text: Substring, _ literals: ArraySlice<Substring>) -> (String.Index, [Substring])? {
-                guard let first = literals.first, text.hasPrefix(first) else { return nil }
-                let rest = text.dropFirst(first.count)
-                guard literals.count > 1 else { return (rest.startIndex, []) }
-                let run = rest.prefix { $0 != "/" }
-                var end = run.endIndex
-                while true {
-                    if let (matchEnd, captures) = match(rest[end...], literals.dropFirst()) {
-                        return (matchEnd, [rest[rest.startIndex..<end]] + captures)
+            /// The most places a match tries before it counts as no match. Each star tries the ends
+            /// of its run from the longest down (as a greedy regular expression would), and each
+            /// place is tried once for each literal; still, stars over one long segment of a path
+            /// could try its length squared of places. A pattern a server is configured with matches
+            /// real URLs in a few hundred.
+            static let maximumSteps = 100_000
+
+            /// Matches the literals of a pattern (joined by stars) at the start of a text.
+            private struct Matcher {
+                let literals: [Substring]
+                /// Places where the literals from an index on were tried and did not match.
+                var failed = Set<Attempt>()
+                var steps = 0
+
+                struct Attempt: Hashable {
+                    var position: String.Index
+                    var literal: Int
+                }
+
+                init(literals: [Substring]) { self.literals = literals }
+
+                /// The end of the match of the literals from `literal` on at the start of `text`,
+                /// and the stars' runs; `nil` when there is none, or when the steps ran out.
+                mutating func match(_ text: Substring, from literal: Int) -> (String.Index, [Substring])? {
+                    let attempt = Attempt(position: text.startIndex, literal: literal)
+                    guard !failed.contains(attempt), text.hasPrefix(literals[literal]) else { return nil }
+                    let rest = text.dropFirst(literals[literal].count)
+                    guard literal + 1 < literals.count else { return (rest.startIndex, []) }
+                    var end = rest.prefix { $0 != "/" }.endIndex
+                    while steps < Replacement.maximumSteps {
+                        steps += 1
+                        if let (matchEnd, captures) = match(rest[end...], from: literal + 1) {
+                            return (matchEnd, [rest[rest.startIndex..<end]] + captures)
+                        }
+                        guard end > rest.startIndex else { break }
+                        end = rest.index(before: end)
                     }
-                    guard end > rest.startIndex else { return nil }
-                    end = rest.index(before: end)
+                    failed.insert(attempt)
+                    return nil
                 }
             }
 
