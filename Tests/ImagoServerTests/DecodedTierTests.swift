@@ -25,7 +25,7 @@ import Testing
         var configuration = ServerTests.local
         configuration.now = clock.now
         configure(&configuration)
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         do {
             try await body(proxy, origin)
         } catch {

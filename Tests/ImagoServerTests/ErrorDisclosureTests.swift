@@ -15,7 +15,7 @@ import Testing
         configuration.loaderConfiguration.connectTimeout = .seconds(2)
         var table: [String: [IPAddress]] = ["internal.test": [.v4(10, 1, 2, 3)], "origin.test": [.v4(127, 0, 0, 1)]]
         table.merge(extra) { $1 }
-        return ImageProxy(configuration: configuration, resolver: StaticResolver(table, fallback: nil))
+        return ImageProxy.testing(configuration, resolver: StaticResolver(table, fallback: nil))
     }
 
     static func body(_ response: ProxyResponse) -> String { String(decoding: response.body, as: UTF8.self) }

@@ -13,7 +13,7 @@ import Testing
     @Test func metricsMoveToTheirOwnPort() async throws {
         var configuration = ServerTests.local
         configuration.logger = Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         let (ports, continuation) = AsyncStream<(String, Int)>.makeStream()
         let main = ImagoServer.application(
             proxy: proxy, port: 0, configuration: ImagoServer.Configuration(servesMetrics: false)

@@ -33,7 +33,7 @@ import Testing
     @Test func theChoiceFollowsTheSourceThenWhatTheResultNeeds() async throws {
         var configuration = ServerTests.local
         configuration.preferredFormats = [.jpeg, .png, .gif]
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         #expect(proxy.preferredFormat(source: .png, animated: false, transparent: false) == .png, "the source's own")
         #expect(proxy.preferredFormat(source: .jpeg, animated: false, transparent: true) == .jpeg, "the source's own, flattened")
         #expect(proxy.preferredFormat(source: .webp, animated: false, transparent: false) == .jpeg)
@@ -41,7 +41,7 @@ import Testing
         #expect(proxy.preferredFormat(source: .webp, animated: true, transparent: false) == .gif)
         await proxy.shutdown()
         configuration.preferredFormats = [.jpeg, .png]
-        let still = ImageProxy(configuration: configuration)
+        let still = ImageProxy.testing(configuration)
         #expect(still.preferredFormat(source: .webp, animated: true, transparent: false) == .jpeg, "none animates: the first")
         #expect(!still.preferredFormatsAnimate)
         await still.shutdown()

@@ -128,7 +128,7 @@ import Testing
             _ = proxy
             var configuration = ServerTests.local
             configuration.pathRules.baseURL = origin.url(for: "/").absoluteString
-            let based = ImageProxy(configuration: configuration)
+            let based = ImageProxy.testing(configuration)
             let answer = await based.respond(path: "/insecure/w:20/plain/q.png")
             #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
             await based.shutdown()

@@ -34,7 +34,7 @@ import Testing
         origin.set("/q.png", data: try PNGEncoder().encode(quadrants()), contentType: "image/png")
         var configuration = ServerTests.local
         try configure(&configuration)
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         do {
             try await body(proxy, origin)
         } catch {
@@ -188,18 +188,19 @@ import Testing
         }
     }
 
-    /// `max_src_file_size` stops a download while it streams: a body that would take longer than
-    /// the download timeout is refused as too large (422), not timed out (504).
+    /// `max_src_file_size` stops a download while it streams: a chunked body that declares no
+    /// length and never ends is refused as too large (422) once past the limit, not timed out (504).
     @Test func sourceFileSizeIsEnforcedWhileDownloading() async throws {
         try await Self.withProxy({
             $0.allowsSecurityOptions = true
-            $0.loaderConfiguration.downloadTimeout = .seconds(3)
+            $0.loaderConfiguration.downloadTimeout = .seconds(60)
         }) { proxy, origin in
-            origin.set("/slow.jpg", data: try Fixtures.jpeg(width: 1200, height: 900, seed: 4), contentType: "image/jpeg")
-            origin.setBehavior("/slow.jpg", .trickle(bytesPerInterval: 2000, interval: .milliseconds(50)))
-            let limited = await proxy.respond(path: ServerTests.path("w:10/msfs:8000", origin.url(for: "/slow.jpg")))
-            #expect(limited.status == 422, "\(String(decoding: limited.body, as: UTF8.self))")
-            #expect(String(decoding: limited.body, as: UTF8.self).contains("source_too_large"))
+            origin.setBehavior("/endless.jpg", .endless(chunkSize: 1000))
+            let limited = await proxy.respond(path: ServerTests.path("w:10/msfs:8000", origin.url(for: "/endless.jpg")))
+            let message = String(decoding: limited.body, as: UTF8.self)
+            #expect(limited.status == 422, "\(message)")
+            // The path's limit, not the server's own (20 MiB), which an endless body also passes.
+            #expect(message.contains("source_too_large") && message.contains("limit of 8000 bytes"), "\(message)")
         }
     }
 

@@ -48,9 +48,9 @@ import Testing
             contentType: "application/octet-stream")
         var configuration = ServerTests.local
         configuration.decoders = [RawRGBADecoder()]
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         let reply = await proxy.respond(path: ServerTests.path("rs:fit:40:40/f:png", origin.url(for: "/picture.raw")))
-        let without = ImageProxy(configuration: ServerTests.local)
+        let without = ImageProxy.testing(ServerTests.local)
         let refused = await without.respond(path: ServerTests.path("rs:fit:40:40/f:png", origin.url(for: "/picture.raw")))
         await proxy.shutdown()
         await without.shutdown()
@@ -83,7 +83,7 @@ import Testing
         configuration.decodingBytes = decodingBytes
         configuration.maximumQueuedRequests = 100
         configuration.loaderConfiguration.maximumBodySize = 50 * 1024 * 1024
-        let proxy = ImageProxy(configuration: configuration)
+        let proxy = ImageProxy.testing(configuration)
         var paths = [ServerTests.path("w:4000/f:jpeg", origin.url(for: "/large.jpg"))]
         for index in 0..<20 {
             for width in [100, 120] { paths.append(ServerTests.path("w:\(width)/f:jpeg", origin.url(for: "/\(index).jpg"))) }

@@ -38,8 +38,7 @@ struct RunningServer {
     ) async throws -> RunningServer {
         var configuration = configuration
         configuration.logger = Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
-        configuration.loaderConfiguration = patient(configuration.loaderConfiguration)
-        let proxy = ImageProxy(configuration: configuration, resolver: resolver, diskCache: diskCache)
+        let proxy = ImageProxy.testing(configuration, resolver: resolver, diskCache: diskCache)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let html = page.map { page in { @Sendable in page.html } }
         let application = ImagoServer.application(proxy: proxy, host: "127.0.0.1", port: 0, page: html, configuration: server) { port in
@@ -60,28 +59,11 @@ struct RunningServer {
         return RunningServer(proxy: proxy, port: port, group: group, task: task, client: client)
     }
 
-    /// How long a test waits for anything a starved process may be slow at: sources, replies.
-    static let patience = Duration.seconds(300)
-
-    /// The loader's time limits that a test leaves at their defaults, raised to ``patience``. Under
-    /// a sanitizer, with every suite started at once on two cores, a loopback download has waited
-    /// longer than the default 30 s for a thread of the cooperative pool (the tsan stage of the CI
-    /// run at 7cc45b5: five ServerTests answered 504 `source_timeout`). A limit a test sets is
-    /// kept: that limit is what the test is about.
-    static func patient(_ limits: DataLoader.Configuration) -> DataLoader.Configuration {
-        let defaults = DataLoader.Configuration()
-        var limits = limits
-        if limits.connectTimeout == defaults.connectTimeout { limits.connectTimeout = patience }
-        if limits.downloadTimeout == defaults.downloadTimeout { limits.downloadTimeout = patience }
-        if limits.stallTimeout == defaults.stallTimeout { limits.stallTimeout = patience }
-        return limits
-    }
-
     func get(_ path: String, headers: [String: String] = [:], method: HTTPMethod = .GET) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .init(Self.patience))
+        let response = try await client.execute(request, timeout: .init(ImageProxy.patience))
         let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
         var fields: [String: String] = [:]
         for field in response.headers { fields[field.name.lowercased()] = field.value }
@@ -94,6 +76,33 @@ struct RunningServer {
         try await task.value
         try await client.shutdown()
         await proxy.shutdown()
+    }
+}
+
+extension ImageProxy {
+    /// How long a test waits for what a starved process may be slow at: sources, replies.
+    static let patience = Duration.seconds(300)
+
+    /// A proxy whose loader time limits, where the test leaves them at their defaults, are
+    /// ``patience``. Under a sanitizer, with eight tests at a time on two cores, a loopback download
+    /// has waited longer than the default 30 s for a thread of the cooperative pool (the tsan stage
+    /// of the CI run at 7cc45b5: five ServerTests answered 504 `source_timeout`). A limit a test
+    /// sets is kept: that limit is what the test is about.
+    static func testing(
+        _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(), diskCache: DiskCache? = nil
+    ) -> ImageProxy {
+        var configuration = configuration
+        let defaults = DataLoader.Configuration()
+        if configuration.loaderConfiguration.connectTimeout == defaults.connectTimeout {
+            configuration.loaderConfiguration.connectTimeout = patience
+        }
+        if configuration.loaderConfiguration.downloadTimeout == defaults.downloadTimeout {
+            configuration.loaderConfiguration.downloadTimeout = patience
+        }
+        if configuration.loaderConfiguration.stallTimeout == defaults.stallTimeout {
+            configuration.loaderConfiguration.stallTimeout = patience
+        }
+        return ImageProxy(configuration: configuration, resolver: resolver, diskCache: diskCache)
     }
 }
 

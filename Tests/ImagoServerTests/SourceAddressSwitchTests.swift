@@ -97,13 +97,13 @@ import Testing
         var closed = ImageProxyConfiguration()
         closed.sourcePolicy.allowsPrivateAddresses = true
         closed.sourcePolicy.allowsLinkLocalAddresses = true
-        let refused = ImageProxy(configuration: closed)
+        let refused = ImageProxy.testing(closed)
         let answer = await refused.respond(path: ServerTests.path("w:20", origin.url(for: "/a.jpg")))
         #expect(answer.status == 403)
         await refused.shutdown()
         var open = ImageProxyConfiguration()
         open.sourcePolicy.allowsLoopbackAddresses = true
-        let allowed = ImageProxy(configuration: open)
+        let allowed = ImageProxy.testing(open)
         let image = await allowed.respond(path: ServerTests.path("w:20", origin.url(for: "/a.jpg")))
         #expect(image.status == 200, "\(String(decoding: image.body, as: UTF8.self))")
         await allowed.shutdown()
