@@ -10,8 +10,11 @@
 # photos: 30 phone-sized photographs (4032x3024, real content from scikit-image and matplotlib's
 #   sample pictures, made by Benchmarks/make-photos.py with Pillow; a third progressive); phases
 #   first (the first size of each source: every request a source neither server has seen, fetched,
-#   decoded and resized: the decode bound), new (new sizes and qualities of sources each server
-#   has had once: imago's decoded tier against thumbor's stored originals) and warm.
+#   decoded and resized: the decode bound), first-progressive (the same, on the progressive third
+#   only), new (new sizes and qualities of sources each server has had once: imago's decoded tier
+#   against thumbor's stored originals) and warm. The first two phases also run libvips as
+#   imgproxy runs it (Benchmarks/vips-server.py: pyvips' thumbnail_buffer, libvips at concurrency
+#   1, two requests per core at a time, no source cache; pyvips-binary in .build-vips-venv).
 #
 # animated: 30 animated GIFs (400x300, 12 frames of moving ellipses, 80 ms each, made with
 #   Pillow), resized and kept animated as GIF: imago with IMGPROXY_MAX_ANIMATION_FRAMES=100,
@@ -70,10 +73,16 @@ if [ "$mode" = photos ]; then
     "$photos_venv/bin/pip" install -q scikit-image pillow matplotlib
   fi
   "$photos_venv/bin/python" Benchmarks/make-photos.py "$work/sources" 30
-  # The first-size phase needs a source URL per request that neither server has seen: the 30
-  # files under many folders (symbolic links), each URL used once.
+  vips_venv=$root/.build-vips-venv
+  if [ ! -x "$vips_venv/bin/python" ] || ! "$vips_venv/bin/python" -c 'import pyvips' 2> /dev/null; then
+    python3 -m venv "$vips_venv"
+    "$vips_venv/bin/pip" install -q 'pyvips[binary]'
+  fi
+  # The first-size phases need a source URL per request that no server has seen: the 30 files
+  # under many folders (symbolic links), each URL used once; the progressive phase has folders of
+  # its own.
   folders=$((seconds * 4 > 10 ? seconds * 4 : 10))
-  for folder in $(seq 0 $((folders - 1))); do
+  for folder in $(seq 0 $((2 * folders - 1))); do
     mkdir -p "$work/sources/first/$folder"
     for index in $(seq 0 29); do ln -s "$work/sources/$index.jpg" "$work/sources/first/$folder/$index.jpg"; done
   done
@@ -111,7 +120,7 @@ for index in range(30):
     image.save(f"{sys.argv[1]}/{index}.jpg", quality=90)
 PY
 fi
-origin_port=18490 imago_port=18491 thumbor_port=18492
+origin_port=18490 imago_port=18491 thumbor_port=18492 vips_port=18493
 cat > "$work/nginx.conf" <<NGINX
 worker_processes 1; pid $work/nginx.pid; error_log $work/nginx-error.log;
 events { worker_connections 1024; }
@@ -139,10 +148,15 @@ CONF
 "$venv/bin/thumbor" -i 127.0.0.1 --port $thumbor_port --processes "$cores" --conf "$work/thumbor.conf" -l error \
   > "$work/thumbor.log" 2>&1 & pids+=($!)
 
+if [ "$mode" = photos ]; then
+  VIPS_CONCURRENCY=1 "$vips_venv/bin/python" Benchmarks/vips-server.py $vips_port $((2 * cores)) 2> "$work/vips.log" & pids+=($!)
+fi
+
 wait_for() { for _ in $(seq 1 600); do curl -fs -o /dev/null "$1" && return 0; sleep 0.2; done; echo "serve-bench: $1 never answered" >&2; exit 1; }
 wait_for "http://127.0.0.1:$origin_port/0.$extension"
 wait_for "http://127.0.0.1:$imago_port/healthz"
 wait_for "http://127.0.0.1:$thumbor_port/healthcheck"
+if [ "$mode" = photos ]; then wait_for "http://127.0.0.1:$vips_port/health"; fi
 
 source_url() { echo "http://127.0.0.1:$origin_port/$1.$extension"; }
 imago_path() { python3 -c 'import sys, urllib.parse; print("/insecure/rs:fit:%s:%s/%s/plain/%s" % (sys.argv[2], sys.argv[2], sys.argv[3], urllib.parse.quote(sys.argv[1], safe="")))' "$(source_url "$1")" "$2" "$imago_output"; }
@@ -164,7 +178,10 @@ def imago(index, size, folder=None, quality=80):
 def thumbor(index, size, folder=None, quality=80):
     filters = "" if mode == "animated" else f"filters:quality({quality}):format(jpeg)/"
     return f"/unsafe/fit-in/{size}x{size}/{filters}" + source(index, folder)
-for name, path in (("imago", imago), ("thumbor", thumbor)):
+def vips(index, size, folder=None, quality=80):
+    return f"/{size}/{quality}/" + source(index, folder)
+for name, path in (("imago", imago), ("thumbor", thumbor), ("vips", vips)):
+    if name == "vips" and mode != "photos": continue
     with open(f"{work}/{name}-{'new' if mode == 'photos' else 'cold'}.txt", "w") as cold:
         # 300 sizes x 20 qualities of each source (180,000 variants), so that even thousands of
         # new variants a second never repeat one within a run.
@@ -177,6 +194,10 @@ for name, path in (("imago", imago), ("thumbor", thumbor)):
         with open(f"{work}/{name}-first.txt", "w") as first:
             for folder in range(folders):
                 for index in range(30): first.write(path(index, 320, folder) + "\n")
+        # make-photos.py makes every third file progressive (index % 3 == 2).
+        with open(f"{work}/{name}-first-progressive.txt", "w") as first:
+            for folder in range(folders, 2 * folders):
+                for index in range(2, 30, 3): first.write(path(index, 320, folder) + "\n")
 PY
 # Originals made local to both (disk cache, file storage) with a throwaway size; warm URLs primed.
 for index in $(seq 0 29); do
@@ -236,16 +257,20 @@ echo "| server | phase | thumbnails/s | p50 ms | p99 ms | errors |"
 echo "|---|---|---|---|---|---|"
 if [ "$mode" = photos ]; then
   # Each first-size request is a source neither has seen: the list must outlast the run.
-  run imago first; run thumbor first
+  run imago first; run thumbor first; run vips first
+  run imago first-progressive; run thumbor first-progressive; run vips first-progressive
   run imago new; run thumbor new
 else
   run imago cold; run thumbor cold
 fi
 run imago warm; run thumbor warm
-# imago's rate over thumbor's, per phase, from the lines above.
+# imago's rate over each baseline's, per phase, from the lines above.
 awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); rate[$2 "," $3] = $4; phases[$3] = 1 }
-  END { line = "imago / thumbor:"; for (phase in phases) if (rate["thumbor," phase] > 0)
-    line = line sprintf(" %s %.2fx;", phase, rate["imago," phase] / rate["thumbor," phase]); print line }' "$work/results"
+  END { split("thumbor vips", baselines, " ")
+    for (b = 1; b <= 2; b++) { line = "imago / " baselines[b] ":"; found = 0
+      for (phase in phases) if (rate[baselines[b] "," phase] > 0) {
+        line = line sprintf(" %s %.2fx;", phase, rate["imago," phase] / rate[baselines[b] "," phase]); found = 1 }
+      if (found) print line } }' "$work/results"
 # What each sends for the same 30 thumbnails (256 px box, quality 80; GIF when animated): the speed is not bought
 # with bigger files.
 bytes() {
