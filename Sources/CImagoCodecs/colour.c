@@ -70,6 +70,7 @@ static cmsUInt32Number input_format(imago_color_layout layout) {
     case IMAGO_COLOR_CMYK8_INVERTED: return TYPE_CMYK_8_REV;
     case IMAGO_COLOR_RGB16BE: return TYPE_RGB_16_SE;
     case IMAGO_COLOR_RGBA16BE: return TYPE_RGBA_16_SE;
+    case IMAGO_COLOR_SRGB_TO_PROFILE_RGBA8: return TYPE_RGBA_8;
     }
     return 0;
 }
@@ -206,8 +207,12 @@ imago_color_transform *imago_color_transform_create(const uint8_t *icc, size_t s
         set_message(message, capacity, "the profile's colour space does not match the image's");
     } else {
         cmsUInt32Number flags = cmsFLAGS_NOCACHE | (copies_alpha(layout) ? cmsFLAGS_COPY_ALPHA : 0);
-        cmsHTRANSFORM transform =
-            cmsCreateTransformTHR(context, source, format, srgb, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC, flags);
+        /* From sRGB into the profile: what is drawn in sRGB (a watermark, a background colour) onto
+         * pixels that stay in the profile's space. */
+        int reverse = layout == IMAGO_COLOR_SRGB_TO_PROFILE_RGBA8;
+        cmsHTRANSFORM transform = reverse
+            ? cmsCreateTransformTHR(context, srgb, TYPE_RGBA_8, source, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC, flags)
+            : cmsCreateTransformTHR(context, source, format, srgb, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC, flags);
         if (!transform) {
             set_message(message, capacity, "Little CMS could not build a transform from the profile");
         } else {

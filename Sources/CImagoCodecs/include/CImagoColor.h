@@ -12,8 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How the pixels handed to imago_color_transform_apply are laid out. The output is always 8-bit
- * RGBA in sRGB, 4 bytes a pixel; its alpha is copied from the input's (255 where it has none). */
+/* How the pixels handed to imago_color_transform_apply are laid out. The output is 8-bit RGBA in
+ * sRGB, 4 bytes a pixel (in the profile's space for IMAGO_COLOR_SRGB_TO_PROFILE_RGBA8); its alpha is
+ * copied from the input's (255 where it has none). */
 typedef enum {
     IMAGO_COLOR_RGBA8 = 1,          /* R, G, B, A bytes; may be converted in place */
     IMAGO_COLOR_GRAY_IN_RGBA8 = 2,  /* R = G = B gray, A: 4 bytes a pixel; may be converted in place */
@@ -21,6 +22,8 @@ typedef enum {
     IMAGO_COLOR_CMYK8_INVERTED = 4, /* C, M, Y, K bytes, 255 = no ink (Adobe files); in place too */
     IMAGO_COLOR_RGB16BE = 5,        /* R, G, B big-endian 16-bit samples (PNG rows); never in place */
     IMAGO_COLOR_RGBA16BE = 6,       /* R, G, B, A big-endian 16-bit samples; never in place */
+    IMAGO_COLOR_SRGB_TO_PROFILE_RGBA8 = 7, /* the other way: sRGB R, G, B, A bytes in, the (RGB)
+                                              profile's R, G, B, A bytes out; in place too */
 } imago_color_layout;
 
 /* A Little CMS transform from one profile to sRGB for one input layout. Opaque to Swift. Built

@@ -2,7 +2,8 @@
 import CImagoCodecs
 import Foundation
 
-/// A Little CMS transform from one profile to sRGB for one pixel layout.
+/// A Little CMS transform from one profile to sRGB for one pixel layout (or, for
+/// ``Layout/srgbToProfileRGBA8``, from sRGB to the profile).
 ///
 /// Immutable once built, and built without Little CMS's one-pixel cache, so one transform converts
 /// pixels on any number of threads at once. ``ColorTransformCache`` keeps the recent ones, so a
@@ -14,6 +15,9 @@ final class ColorTransform: @unchecked Sendable {
     /// How the pixels handed to ``apply(input:inputStride:output:outputStride:width:rows:)`` are laid out.
     enum Layout: Sendable, Hashable {
         case rgba8, grayInRGBA8, cmyk8, cmyk8Inverted, rgb16BE, rgba16BE
+        /// The other way: sRGB RGBA8 into the (RGB) profile's RGBA8, for what is drawn in sRGB onto
+        /// pixels kept in the profile.
+        case srgbToProfileRGBA8
 
         var cValue: imago_color_layout {
             switch self {
@@ -23,6 +27,7 @@ final class ColorTransform: @unchecked Sendable {
             case .cmyk8Inverted: IMAGO_COLOR_CMYK8_INVERTED
             case .rgb16BE: IMAGO_COLOR_RGB16BE
             case .rgba16BE: IMAGO_COLOR_RGBA16BE
+            case .srgbToProfileRGBA8: IMAGO_COLOR_SRGB_TO_PROFILE_RGBA8
             }
         }
     }

@@ -32,7 +32,9 @@ extension ImageProxy {
                 return try encodedAnimation(response, parsed: parsed, as: animated)
             }
             if format == .jpeg, let background = options.background, bitmap.alphaMode != .opaque {
-                bitmap = Self.flatten(bitmap, onto: background)
+                // In the pixels' own profile when they kept it (`scp:0`), as the renderer's padding.
+                let profile = response.container.pixelColorProfile
+                bitmap = Self.flatten(bitmap, onto: profile.flatMap { $0.converting(fromSRGB: background) } ?? background)
             }
             // imgproxy's precedence: the URL's `q`, then its `fq` for this format, then the
             // server's quality for this format (IMGPROXY_FORMAT_QUALITY), then its default.

@@ -30,6 +30,15 @@ struct ProxyRendering: ImageProcessing {
         let geometry = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension)
         var renderer = ProxyRenderer(geometry: geometry, options: options)
         renderer.watermark = watermark
+        // Pixels that keep the source's profile (`scp:0`): what is drawn in sRGB (the background
+        // of extension and padding, the watermark) is converted into that profile first, as
+        // imgproxy composites in sRGB and converts the result back.
+        if let profile = input.pixelColorProfile {
+            renderer.background = renderer.background.map { profile.converting(fromSRGB: $0) ?? $0 }
+            if let mark = renderer.watermark, let converted = profile.converting(fromSRGB: mark.image) {
+                renderer.watermark?.image = converted
+            }
+        }
         // Each frame of an animation (a whole composited canvas) gets the same geometry as a
         // still; the format, timings, loop count, repairs and profile are kept.
         var result = try input.mapBitmaps(processor: "proxy") { bitmap throws(ImagePipeline.Error) in

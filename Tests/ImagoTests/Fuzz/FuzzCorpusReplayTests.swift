@@ -241,7 +241,7 @@ enum FuzzCorpus {
             switch colorSpace {
             case .gray: [.grayInRGBA8]
             case .cmyk: [.cmyk8, .cmyk8Inverted]
-            case .rgb, .other: [.rgba8, .rgb16BE, .rgba16BE]
+            case .rgb, .other: [.rgba8, .rgb16BE, .rgba16BE, .srgbToProfileRGBA8]
             }
         for layout in layouts {
             switch cache.transform(profile: profile, layout: layout) {
@@ -251,7 +251,7 @@ enum FuzzCorpus {
                     switch layout {
                     case .rgb16BE: 6
                     case .rgba16BE: 8
-                    case .rgba8, .grayInRGBA8, .cmyk8, .cmyk8Inverted: 4
+                    case .rgba8, .grayInRGBA8, .cmyk8, .cmyk8Inverted, .srgbToProfileRGBA8: 4
                     }
                 guard inputBytesPerPixel != 4 else {
                     var bitmap = colorTestBitmap
