@@ -59,28 +59,20 @@ struct S3SourceTests {
     static func serve(
         _ environment: [String: String], paths: [String], _ check: ([(status: Int, body: Data)], String) throws -> Void
     ) async throws {
-        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         // No --allow-private-networks: the S3 endpoint on loopback is the operator's, trusted.
-        let serve = try await ServeProcess.start(executable, in: folder, arguments: ["--allow-unsigned"], environment: environment)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        var replies: [(Int, Data)] = []
-        do {
+        let replies = try await withServeProcess(arguments: ["--allow-unsigned"], environment: environment, in: folder) { serve, client in
+            var replies: [(status: Int, body: Data)] = []
             for path in paths {
                 let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(path)"), timeout: .seconds(60))
                 let body = try await response.body.collect(upTo: 10 << 20)
                 replies.append((Int(response.status.code), Data(buffer: body)))
             }
-        } catch {
-            try? await client.shutdown()
-            await serve.stop()
-            throw error
+            return replies
         }
-        try await client.shutdown()
-        await serve.stop()
         let log = ["stdout.txt", "stderr.txt"].map { (try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) ?? "" }.joined()
-        try check(replies.map { (status: $0.0, body: $0.1) }, log)
+        try check(replies, log)
     }
 
     static func path(_ source: String) -> String { "/insecure/rs:fit:16:16/plain/" + source + "@png" }

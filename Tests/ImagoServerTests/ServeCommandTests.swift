@@ -47,7 +47,6 @@ import Testing
     /// a path signed as imgproxy signs it (several keys, a 16-byte signature), a `local://` source,
     /// `/health` and the health-check path, the TTL; a bad option is a 400.
     @Test func imgproxysEnvironmentAloneConfiguresIt() async throws {
-        let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-env-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent("images")
@@ -61,9 +60,7 @@ import Testing
             "IMGPROXY_LOCAL_FILESYSTEM_ROOT": root.path, "IMGPROXY_HEALTH_CHECK_PATH": "/alive", "IMGPROXY_TTL": "600",
             "IMAGO_KEY": "", "IMAGO_SALT": "", "IMAGO_KEY_FILE": "",
         ]
-        let serve = try await ServeProcess.start(executable, in: folder, arguments: [], environment: environment)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
+        try await withServeProcess(arguments: [], environment: environment, in: folder) { serve, client in
             let get: (String) async throws -> (status: Int, body: Data, cacheControl: String?) = { path in
                 let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(path)"), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
@@ -85,13 +82,7 @@ import Testing
             for path in ["/health", "/alive"] {
                 #expect(try await get(path).status == 200, "\(path)")
             }
-        } catch {
-            try? await client.shutdown()
-            await serve.stop()
-            throw error
         }
-        try await client.shutdown()
-        await serve.stop()
     }
 
     /// A variable that does not parse stops `imago serve` at start, with a message naming it.
