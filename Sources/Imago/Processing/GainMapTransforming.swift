@@ -54,3 +54,15 @@ extension ImageProcessors.RoundedCorners: GainMapTransforming {
     /// The map as it is: the corners only become transparent.
     package func transformedGainMap(_ map: Bitmap, source: PixelSize, result: PixelSize) -> Bitmap? { map }
 }
+
+extension ImageContainer {
+    /// The gain map for this image's pixels resampled whole from `source` to `result` (the tier
+    /// of decoded originals reduces entries so): the map shrunk by the same share, never below
+    /// 1 pixel; `nil` without a map.
+    package func gainMap(resampledFrom source: PixelSize, to result: PixelSize) -> GainMap? {
+        guard let gainMap else { return nil }
+        let whole = Resampler.Region(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
+        return GainMapGeometry.resample(gainMap.bitmap, base: source, region: whole, to: result)
+            .map { GainMap(bitmap: $0, metadata: gainMap.metadata) }
+    }
+}
