@@ -124,4 +124,21 @@ import Testing
         let map = container.gainMap(resampledFrom: container.pixelSize, to: PixelSize(width: 24, height: 16))
         #expect(map?.pixelSize == PixelSize(width: 12, height: 8))
     }
+
+    /// Through the pipeline: a thumbnail (decoded at 2/8, so the 48x32 map at 2/8 too) and a
+    /// resize served from the tier of decoded originals (at 1/2) both carry the map at their scale.
+    @Test func thePipelineCarriesTheMapToThumbnailsAndResizedVariants() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set("/hdr.jpg", data: try Self.data("ultrahdr-96x64.jpg"), contentType: "image/jpeg")
+            let url = fixture.server.url(for: "/hdr.jpg")
+            let pipeline = ImagePipeline(configuration: try fixture.configuration())
+            let thumbnail = try await pipeline.image(for: ImageRequest(url: url, maximumPixelSize: 24)).container
+            #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
+            #expect(thumbnail.gainMap?.pixelSize == PixelSize(width: 12, height: 8))
+            let resize = ImageProcessors.Resize(size: PixelSize(width: 40, height: 40), contentMode: .aspectFit)
+            let resized = try await pipeline.image(for: ImageRequest(url: url, processors: [resize])).container
+            #expect(resized.pixelSize == PixelSize(width: 40, height: 27))
+            #expect(resized.gainMap?.pixelSize == PixelSize(width: 20, height: 14))
+        }
+    }
 }
