@@ -54,9 +54,9 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
     }
     /// The HDR gain map read beside the base image (an Ultra HDR or ISO 21496-1 JPEG), at the
     /// same reduction as the base; `nil` when the source has none, or one that could not be used
-    /// (then ``repairs`` says why: ``Repair/Kind/ignoredGainMap(_:)``). Resize, thumbnail, crop and
-    /// rotate give it the same geometry; blur, sharpen and rounded corners keep it; any other
-    /// processor drops it, a custom one too (see ``GainMap``). Default: `nil`.
+    /// (then ``repairs`` says why: ``Repair/Kind/ignoredGainMap(_:)``). Resize, thumbnail, crop,
+    /// rotate and padding give it the same geometry; blur, sharpen and rounded corners keep it; any
+    /// other processor drops it, a custom one too (see ``GainMap``). Default: `nil`.
     public var gainMap: GainMap? {
         get { details.gainMap }
         set { changeDetails { $0.gainMap = newValue } }

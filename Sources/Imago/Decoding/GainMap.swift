@@ -9,8 +9,9 @@ import Foundation
 /// image data, not metadata: it is read from the JPEG (the second image of its MPF list, described
 /// by ISO 21496-1 and/or `hdrgm` XMP metadata), decoded at the same reduction as the base when a
 /// thumbnail is asked, and given the same geometry by the processors that change it (resize,
-/// thumbnail, crop, rotate). A processor that changes tones, or one that does not say what it does
-/// to a map (any custom processor), drops it. See ``ImageContainer/gainMap``.
+/// thumbnail, crop, rotate, padding: the border padding adds shows no gain). A processor that
+/// changes tones, or one that does not say what it does to a map (any custom processor), drops it.
+/// See ``ImageContainer/gainMap``.
 public struct GainMap: Sendable, Hashable, CustomStringConvertible {
     /// The map's pixels, opaque RGBA: grey (R = G = B) for a single-channel map, one gain per
     /// colour channel for a multichannel one. Usually smaller than the base (libultrahdr writes a

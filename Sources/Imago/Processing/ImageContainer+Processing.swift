@@ -26,8 +26,7 @@ extension ImageContainer {
             result.frames[index].image = isStill ? result.image : try apply(frames[index].image)
         }
         if let map = self.gainMap {
-            result.gainMap = try gainMap?.transformedGainMap(map.bitmap, source: pixelSize, result: result.pixelSize)
-                .map { GainMap(bitmap: $0, metadata: map.metadata) }
+            result.gainMap = try gainMap?.transformedGainMap(map, source: pixelSize, result: result.pixelSize)
         }
         return result
     }

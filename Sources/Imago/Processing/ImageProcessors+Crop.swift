@@ -85,9 +85,9 @@ extension ImageProcessors {
 
 extension ImageProcessors.Crop: GainMapTransforming {
     /// The same part of the map, at its own scale.
-    package func transformedGainMap(_ map: Bitmap, source: PixelSize, result: PixelSize) throws(ImagePipeline.Error) -> Bitmap? {
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) throws(ImagePipeline.Error) -> GainMap? {
         let (x, y, width, height) = try rect(in: source)
         let region = Resampler.Region(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
-        return GainMapGeometry.resample(map, base: source, region: region, to: PixelSize(width: width, height: height))
+        return map.replacingBitmap(GainMapGeometry.resample(map.bitmap, base: source, region: region, to: PixelSize(width: width, height: height)))
     }
 }

@@ -70,7 +70,7 @@ package struct ThumbnailProcessor: BitmapProcessing, GainMapTransforming, Hashab
     }
 
     /// The gain map shrunk as a fit of the base would be: to the same share of its own size.
-    package func transformedGainMap(_ map: Bitmap, source: PixelSize, result: PixelSize) -> Bitmap? {
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) -> GainMap? {
         fit.transformedGainMap(map, source: source, result: result)
     }
 

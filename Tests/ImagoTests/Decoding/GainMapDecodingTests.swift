@@ -107,6 +107,24 @@ import Testing
         #expect(turned.gainMap?.bitmap == (try ImageProcessors.Rotate(degrees: 90).process(try #require(container.gainMap).bitmap)))
     }
 
+    /// Padding pads the map by the same share of its size with the value of no gain: 0 for this
+    /// file's range (0 to 5.6 stops); a quarter of the range for one from -1 to 3 stops.
+    @Test func paddingPadsTheMapWithNoGain() throws {
+        let container = try ImageDecoder.decode(try Self.data("ultrahdr-64x48.jpg"))  // map 16x12
+        let map = try #require(container.gainMap)
+        let padded = try ImageProcessors.Padding(top: 8, right: 0, bottom: 0, left: 16).process(container)
+        #expect(padded.pixelSize == PixelSize(width: 80, height: 56))
+        let paddedMap = try #require(padded.gainMap)
+        #expect(paddedMap.pixelSize == PixelSize(width: 20, height: 14))
+        #expect(paddedMap.bitmap.pixels[0..<4] == [0, 0, 0, 255])
+        let row = (2 * 20 + 4) * 4  // the old map's first pixel
+        #expect(Array(paddedMap.bitmap.pixels[row..<(row + 16 * 4)]) == Array(map.bitmap.pixels[0..<(16 * 4)]))
+
+        var negative = map
+        negative.metadata.channels = [.init(gainMapMin: -1, gainMapMax: 3)]
+        #expect(negative.neutralValue == RGBA(64, 64, 64))
+    }
+
     /// Blur keeps the map as it is; a processor that does not say what it does to a map (padding,
     /// a custom one) drops it.
     @Test func toneChangingOrUnknownProcessorsDropTheMap() throws {
