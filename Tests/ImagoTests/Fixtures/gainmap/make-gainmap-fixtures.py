@@ -12,7 +12,7 @@ rewritten here from the first file as libultrahdr 1.x wrote it (hdrgm XMP, no IS
 offsets recomputed), and read back through libvips to show libultrahdr takes it.
 
 `reference.json` records what libvips/libultrahdr report about each file (`uhdrload`): the base
-size, the gain map's size and bands (its `gainmap-data` JPEG) and the `gainmap-*` metadata fields
+size, the gain map's size, bands and mean value (its `gainmap-data` JPEG) and the `gainmap-*` metadata fields
 (content boosts and capacities linear, as libvips gives them; the files store their log2).
 """
 import json
@@ -149,6 +149,7 @@ for name, size in {
     entry["gainmapWidth"] = gainmap.width
     entry["gainmapHeight"] = gainmap.height
     entry["gainmapBands"] = gainmap.bands
+    entry["gainmapMean"] = round(gainmap.avg(), 3)  # its pixels as libjpeg decodes them, averaged
     entry.update(metadata(loaded))
     references[name] = entry
 
