@@ -52,6 +52,15 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         get { details.sourcePixelSize ?? pixelSize }
         set { changeDetails { $0.sourcePixelSize = newValue } }
     }
+    /// The HDR gain map read beside the base image (an Ultra HDR or ISO 21496-1 JPEG), at the
+    /// same reduction as the base; `nil` when the source has none, or one that could not be used
+    /// (then ``repairs`` says why: ``Repair/Kind/ignoredGainMap(_:)``). Resize, thumbnail, crop,
+    /// rotate and padding give it the same geometry; blur, sharpen and rounded corners keep it; any
+    /// other processor drops it, a custom one too (see ``GainMap``). Default: `nil`.
+    public var gainMap: GainMap? {
+        get { details.gainMap }
+        set { changeDetails { $0.gainMap = newValue } }
+    }
     #if os(Linux)
     /// A conversion to sRGB the decoder left for after the thumbnail (see
     /// `DecodingContext.defersColorConversion`); the pipeline runs it before anything else sees
@@ -85,6 +94,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         var colorProfile: ColorProfile?
         var colorProfileHandling = ColorProfileHandling.convertToSRGB
         var sourcePixelSize: PixelSize?
+        var gainMap: GainMap?
         #if os(Linux)
         var pendingColorConversion: ColorTransform?
         #endif
@@ -104,6 +114,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
             copy.colorProfile = colorProfile
             copy.colorProfileHandling = colorProfileHandling
             copy.sourcePixelSize = sourcePixelSize
+            copy.gainMap = gainMap
             #if os(Linux)
             copy.pendingColorConversion = pendingColorConversion
             #endif
@@ -167,10 +178,10 @@ extension ImageContainer {
 }
 
 extension ImageContainer {
-    /// Bytes of decoded pixels held: the memory cache's cost.
+    /// Bytes of decoded pixels held, a gain map's too: the memory cache's cost.
     public var cost: Int {
         let size = pixelSize
-        return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1)
+        return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1) + (gainMap?.bitmap.byteCount ?? 0)
     }
 }
 

@@ -23,6 +23,9 @@ extension ImageContainer {
             /// The colour profile (or colour tags) the file declares could not be used, for the reason
             /// given: the pixels are read as sRGB, as browsers do.
             case ignoredColorProfile(String)
+            /// The file declares an HDR gain map that could not be used, for the reason given: the
+            /// image is its SDR base alone (``ImageContainer/gainMap`` is `nil`).
+            case ignoredGainMap(String)
         }
 
         /// What was repaired.
@@ -47,6 +50,8 @@ extension ImageContainer {
                 "corrupt data: \(detail)"
             case .ignoredColorProfile(let reason):
                 "colour profile ignored, read as sRGB: \(reason)"
+            case .ignoredGainMap(let reason):
+                "gain map ignored, SDR base only: \(reason)"
             }
         }
     }

@@ -20,10 +20,20 @@ struct JPEGDecoder: ImageDecoding {
     /// Whether a progressive file decoded at 1/8 gives libjpeg only the scans that decode reads
     /// (``JPEGScanSelector``); off, the whole file, as the tests' and benchmark's baseline.
     var selectsScans = true
+    /// Whether an HDR gain map in the file is decoded beside the base (``ImageContainer/gainMap``,
+    /// `JPEGDecoder+GainMap.swift`); off for the gain map's own decode.
+    var readsGainMap = true
 
     func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
+        var container = try decodeBase(data, context: context)
+        if readsGainMap { attachGainMap(from: data, to: &container, context: context) }
+        return container
+    }
+
+    /// The primary image alone.
+    private func decodeBase(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         // A progressive file decoded at 1/8: only the scans that decode reads, strictly; the whole
         // file if they do not decode cleanly (its own repairs or errors are then the answer).
         if selectsScans, case .scans(let scans, _, _) = Self.eighthScaleSelection(data, context: context),

@@ -226,6 +226,7 @@ extension ImagePipeline {
         let shape = turned ? PixelSize(width: target.height, height: target.width) : target
         var result = container
         result.image = try ImageContainer.makeImage(from: Resampler.resample(try container.bitmap(), to: shape))
+        result.gainMap = container.gainMap(resampledFrom: size, to: shape)
         return result
     }
 
@@ -273,6 +274,7 @@ extension ImagePipeline {
         else { return }
         var reduced = entry
         reduced.container.image = image
+        reduced.container.gainMap = entry.container.gainMap(resampledFrom: pixels, to: wanted)
         decodedOriginals.store(reduced, for: key)
     }
 

@@ -12,9 +12,11 @@ public protocol BitmapProcessing: ImageProcessing {
 
 extension BitmapProcessing {
     /// The container with its image and every animation frame transformed by the bitmap
-    /// `process(_:)`.
+    /// `process(_:)`. Its gain map (``ImageContainer/gainMap``) is kept only by the processors
+    /// that say what their geometry does to it (Imago's resize, crop, rotate, padding, blur,
+    /// sharpen and rounded corners); any other processor, a custom one too, drops it.
     public func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {
-        try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
+        try container.mapBitmaps(processor: identifier, gainMap: self as? any GainMapTransforming) { bitmap throws(ImagePipeline.Error) in
             try process(bitmap)
         }
     }

@@ -1,10 +1,11 @@
 extension ImageContainer {
     /// The container with `transform` applied to the image and to every animation frame; the
-    /// format and the frames' durations are kept.
+    /// format and the frames' durations are kept. A gain map goes through `gainMap`, or is dropped
+    /// without one (see ``GainMapTransforming``).
     ///
     /// - Parameter processor: the identifier named in errors.
     package func mapBitmaps(
-        processor: String, _ transform: (Bitmap) throws(ImagePipeline.Error) -> Bitmap
+        processor: String, gainMap: (any GainMapTransforming)? = nil, _ transform: (Bitmap) throws(ImagePipeline.Error) -> Bitmap
     ) throws(ImagePipeline.Error) -> ImageContainer {
         func apply(_ image: PlatformImage) throws(ImagePipeline.Error) -> PlatformImage {
             guard let bitmap = image.bitmap else {
@@ -23,6 +24,9 @@ extension ImageContainer {
             // The first frame is usually the still image itself: process it only once.
             let isStill = index == 0 && frames[index].image == image
             result.frames[index].image = isStill ? result.image : try apply(frames[index].image)
+        }
+        if let map = self.gainMap {
+            result.gainMap = try gainMap?.transformedGainMap(map, source: pixelSize, result: result.pixelSize)
         }
         return result
     }

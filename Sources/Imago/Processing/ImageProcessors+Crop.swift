@@ -40,7 +40,7 @@ extension ImageProcessors {
         /// - Throws: ``ImagePipeline/Error/processingFailed(_:processor:reason:)`` when the rectangle
         ///   is empty or not inside the bitmap.
         public func process(_ bitmap: Bitmap) throws(ImagePipeline.Error) -> Bitmap {
-            let (x, y, width, height) = try rect(in: bitmap)
+            let (x, y, width, height) = try rect(in: PixelSize(width: bitmap.width, height: bitmap.height))
             if width == bitmap.width && height == bitmap.height { return bitmap }
             var pixels: [UInt8] = []
             pixels.reserveCapacity(width * height * Bitmap.bytesPerPixel)
@@ -54,7 +54,7 @@ extension ImageProcessors {
         }
 
         /// The rectangle to keep in `bitmap`, checked to be non-empty and inside it.
-        private func rect(in bitmap: Bitmap) throws(ImagePipeline.Error) -> (x: Int, y: Int, width: Int, height: Int) {
+        private func rect(in bitmap: PixelSize) throws(ImagePipeline.Error) -> (x: Int, y: Int, width: Int, height: Int) {
             switch region {
             case .centerSquare:
                 let side = min(bitmap.width, bitmap.height)
@@ -80,5 +80,14 @@ extension ImageProcessors {
                 return (x, y, width, height)
             }
         }
+    }
+}
+
+extension ImageProcessors.Crop: GainMapTransforming {
+    /// The same part of the map, at its own scale.
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) throws(ImagePipeline.Error) -> GainMap? {
+        let (x, y, width, height) = try rect(in: source)
+        let region = Resampler.Region(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+        return map.replacingBitmap(GainMapGeometry.resample(map.bitmap, base: source, region: region, to: PixelSize(width: width, height: height)))
     }
 }

@@ -137,3 +137,11 @@ extension ImageProcessors {
         }
     }
 }
+
+extension ImageProcessors.Resize: GainMapTransforming {
+    /// The map resized as the base was: the part of it the base shows, at the same share of its size.
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) -> GainMap? {
+        guard let plan = plan(for: source) else { return nil }
+        return map.replacingBitmap(GainMapGeometry.resample(map.bitmap, base: source, region: plan.region, to: plan.size))
+    }
+}

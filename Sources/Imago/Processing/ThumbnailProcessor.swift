@@ -6,7 +6,7 @@
 /// premultiplied alpha, as in ``ImageProcessors/Resize``; a reduction of 4x or more first averages
 /// integer blocks (`BoxReducer`) down to no less than twice the size, as Pillow's `thumbnail()`
 /// does, so its cost is set by the source once and by the small image after.
-package struct ThumbnailProcessor: BitmapProcessing, Hashable {
+package struct ThumbnailProcessor: BitmapProcessing, GainMapTransforming, Hashable {
     /// The longest side the result may have, in pixels.
     public let maximumPixelSize: Int
 
@@ -28,7 +28,7 @@ package struct ThumbnailProcessor: BitmapProcessing, Hashable {
             try checkSize()
             return container
         }
-        return try container.mapBitmaps(processor: identifier) { bitmap throws(ImagePipeline.Error) in
+        return try container.mapBitmaps(processor: identifier, gainMap: self) { bitmap throws(ImagePipeline.Error) in
             try process(bitmap)
         }
     }
@@ -67,6 +67,11 @@ package struct ThumbnailProcessor: BitmapProcessing, Hashable {
     /// The size an image of `imageSize` comes out at.
     public func outputSize(for imageSize: PixelSize) -> PixelSize {
         fit.outputSize(for: imageSize)
+    }
+
+    /// The gain map shrunk as a fit of the base would be: to the same share of its own size.
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) -> GainMap? {
+        fit.transformedGainMap(map, source: source, result: result)
     }
 
     /// A thumbnail is a fit into a square of the maximum size, without enlarging.

@@ -19,6 +19,7 @@ import Testing
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
         "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection", "jxl",
+        "gain-map",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -109,6 +110,7 @@ enum FuzzCorpus {
         case "jpeg-preview": jpegPreview(data)
         case "http-date": httpDate(data)
         case "jpeg-scan-selection": jpegScanSelection(data)
+        case "gain-map": gainMap(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
     }
