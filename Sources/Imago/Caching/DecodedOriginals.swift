@@ -85,9 +85,10 @@ final class DecodedOriginals: Sendable {
     static let order = [8, 4, 2, 1]
 
     /// A tier of at most `byteLimit` bytes of pixels (0: keeps nothing), no entry over
-    /// `entryFraction` of it.
-    init(byteLimit: Int, entryFraction: Double) {
+    /// `entryFraction` of it, whose index is pruned past `indexLimit` sources.
+    init(byteLimit: Int, entryFraction: Double, indexLimit: Int = DecodedOriginals.maximumIndexedSources) {
         self.byteLimit = max(0, byteLimit)
+        self.indexLimit = indexLimit
         let fraction = entryFraction.isFinite ? min(1, max(0, entryFraction)) : 1
         // Int(Double(Int.max)) would trap (the double rounds up to 2^63).
         maximumEntryBytes = fraction >= 1 ? self.byteLimit : Int(min(Double(self.byteLimit) * fraction, Double(Int.max / 2)))
@@ -96,6 +97,9 @@ final class DecodedOriginals: Sendable {
 
     /// Pixels held, in bytes, and entries.
     var totals: (bytes: Int, count: Int) { (entries.totalCost, entries.totalCount) }
+
+    /// Sources in the index (``indexLimit`` at most, once pruned).
+    var indexedSourceCount: Int { known.withLock { $0.count } }
 
     /// The smallest fresh entry of `source` whose pixels cover what `requiredScale(size)` needs of
     /// a source of that size, at `now`; with `fingerprint`, only an entry made from those bytes.
@@ -130,18 +134,22 @@ final class DecodedOriginals: Sendable {
             return known.count
         }
         guard let count else { return false }
-        if count > Self.maximumIndexedSources { pruneIndex() }
+        if count > indexLimit { pruneIndex() }
         return true
     }
 
     /// What the source's bytes are now (fetched or revalidated): entries made from other bytes, or
     /// of a source that now says `no-store`, are dropped; entries from the same bytes take the new
-    /// expiry (they were revalidated with them).
+    /// expiry (they were revalidated with them). Each source loaded has its line in the index
+    /// (pruned past ``indexLimit``); a tier that keeps nothing (``byteLimit`` 0, apps' default)
+    /// indexes nothing: its lines would only pile up for the life of the pipeline.
     func refresh(_ source: SourceKey, fingerprint: String, expiresAt: Date?, isStorable: Bool) {
-        let reductions = known.withLock { known in
+        guard byteLimit > 0 else { return }
+        let (reductions, count) = known.withLock { known in
             known[source, default: Known()].fingerprint = fingerprint
-            return known[source]?.reductions ?? []
+            return (known[source]?.reductions ?? [], known.count)
         }
+        if count > indexLimit { pruneIndex() }
         for reduction in reductions {
             let key = Key(source: source, reduction: reduction)
             guard var entry = entries.value(forKey: key) else { continue }
@@ -177,6 +185,8 @@ final class DecodedOriginals: Sendable {
 
     /// Sources indexed before the index is pruned of sources whose entries were all evicted.
     static let maximumIndexedSources = 20_000
+    /// ``maximumIndexedSources``, or what a test sets.
+    let indexLimit: Int
 
     private func pruneIndex() {
         let snapshot = known.withLock { $0 }

@@ -30,6 +30,22 @@ struct DecodedOriginalsIntegrityTests {
         #expect(tier.lookup(Self.source, requiredScale: { _ in 0.1 }, now: Date(), fingerprint: "other") == nil)
     }
 
+    @Test("a tier that keeps nothing indexes no source; a tier's index of sources loaded but never kept is pruned")
+    func indexIsBounded() throws {
+        let off = DecodedOriginals(byteLimit: 0, entryFraction: 0.25, indexLimit: 10)
+        let on = DecodedOriginals(byteLimit: 1 << 20, entryFraction: 1, indexLimit: 10)
+        let kept = DecodedOriginals.Key(source: Self.source, reduction: 8)
+        #expect(on.store(try Self.entry(fingerprint: "a"), for: kept))
+        for index in 0..<10 {
+            let source = DecodedOriginals.SourceKey(original: CacheKey.original("https://example.com/\(index)"), handling: .convertToSRGB)
+            off.refresh(source, fingerprint: "f", expiresAt: nil, isStorable: true)
+            on.refresh(source, fingerprint: "f", expiresAt: nil, isStorable: true)
+        }
+        #expect(off.indexedSourceCount == 0)
+        #expect(on.indexedSourceCount == 1, "only the source with an entry stays")
+        #expect(on.lookup(Self.source, requiredScale: { _ in 0.1 }, now: Date())?.fingerprint == "a")
+    }
+
     @Test("an entry fraction with an unbounded tier does not trap")
     func unboundedTier() {
         let tier = DecodedOriginals(byteLimit: .max, entryFraction: 0.25)
