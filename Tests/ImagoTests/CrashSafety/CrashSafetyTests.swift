@@ -15,7 +15,8 @@ import Testing
 /// key is read back. A read may miss (the entry was never written, or was evicted, or its write was
 /// cut short), but never returns bytes other than what was stored under the key.
 ///
-/// 200 rounds by default; `IMAGO_CRASH_ROUNDS=1000` for more.
+/// 100 rounds by default, which the whole suite runs beside (RELIABILITY.md, "Crash safety of the
+/// disk cache"); `IMAGO_CRASH_ROUNDS=1000` for more.
 @Suite("Crash safety: killed writers never corrupt a read", .serialized)
 struct CrashSafetyTests {
     static let keyCount = 48
@@ -38,7 +39,7 @@ struct CrashSafetyTests {
     func killedWriters() async throws {
         let executable = try #require(
             BuiltExecutable.url(named: "imago-cache-stress"), "imago-cache-stress was not found beside the test bundle: run `swift build` first")
-        let rounds = Int(ProcessInfo.processInfo.environment["IMAGO_CRASH_ROUNDS"] ?? "") ?? 200
+        let rounds = Int(ProcessInfo.processInfo.environment["IMAGO_CRASH_ROUNDS"] ?? "") ?? 100
         let figures = await withCheckedContinuation { (continuation: CheckedContinuation<Figures, Never>) in
             // Blocking waits and sleeps: on a thread of their own, not the test's executor.
             Thread.detachNewThread {
