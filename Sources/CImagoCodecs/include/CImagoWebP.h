@@ -57,11 +57,11 @@ int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **c
 #define IMAGO_WEBP_FAILED 1
 
 /* Encodes straight-alpha RGBA8 rows of `stride` bytes: losslessly (VP8L, every pixel kept, `quality`
- * then sets the effort) or lossy (VP8 at `quality` 0...100, alpha kept). Width and height must be
- * 1...16383. On success `*output` is a malloc'ed buffer for imago_free; on failure `message` (at
+ * then sets the effort) or lossy (VP8 at `quality` 0...100, alpha kept), with libwebp's `method`
+ * 0 (fastest) to 6 (smallest; libwebp's default 4). Width and height must be 1...16383. On success `*output` is a malloc'ed buffer for imago_free; on failure `message` (at
  * least 160 bytes) says why. */
 int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
-                      uint8_t **output, size_t *output_size, char *message);
+                      int method, uint8_t **output, size_t *output_size, char *message);
 
 /* An animation being written by libwebpmux's WebPAnimEncoder, frame by frame. Opaque to Swift. */
 typedef struct imago_webp_animation_encoder imago_webp_animation_encoder;
