@@ -114,6 +114,8 @@ package struct ServeEnvironment: Sendable {
     package var encoders = Encoders()
     /// `IMGPROXY_SKIP_PROCESSING_FORMATS` (`jpeg,png`): source formats answered unprocessed.
     package var skipProcessingFormats: [ImageFormat]?
+    /// `IMGPROXY_LOG_FORMAT`, `IMGPROXY_LOG_LEVEL`, `IMGPROXY_PROMETHEUS_BIND`, `IMGPROXY_PROMETHEUS_NAMESPACE`.
+    package var observability = Observability()
 
     package init() {}
 
@@ -194,6 +196,7 @@ package struct ServeEnvironment: Sendable {
         watermarkOpacity = try Self.watermarkOpacity(reader)
         animationLimits = try AnimationLimits(environment)
         encoders = try Encoders(reader)
+        observability = try Observability(reader)
         if let text = reader.text("IMGPROXY_SKIP_PROCESSING_FORMATS") {
             skipProcessingFormats = try Self.skipProcessingFormats(text)
         }
