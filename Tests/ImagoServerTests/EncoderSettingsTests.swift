@@ -142,6 +142,30 @@ import Testing
         #expect(try ImageDecoder.decode(data).bitmap().straightAlphaPixels == bitmap.straightAlphaPixels)
     }
 
+    /// A picture of more colours than are counted exactly (40,000, one a pixel) still gets a full
+    /// palette, opaque, each pixel near its colour.
+    @Test func quantizingAPhotographCountsBuckets() throws {
+        var bitmap = Bitmap(width: 200, height: 200, fill: RGBA(0, 0, 0, 255))
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let blue: Int = (x * 7 + y * 13) % 256
+                bitmap[x, y] = RGBA(UInt8(x), UInt8(y), UInt8(blue), 255)
+            }
+        }
+        let (palette, indices) = PaletteQuantizer(maximumColors: 256).quantize(bitmap.pixels)
+        #expect(palette.count == 256 * 4 && indices.count == 40_000)
+        #expect(stride(from: 3, to: palette.count, by: 4).allSatisfy { palette[$0] == 255 })
+        var worst = 0
+        for pixel in stride(from: 0, to: 40_000, by: 97) {
+            let entry = Int(indices[pixel]) * 4
+            for channel in 0..<3 {
+                let difference: Int = Int(bitmap.pixels[pixel * 4 + channel]) - Int(palette[entry + channel])
+                worst = max(worst, abs(difference))
+            }
+        }
+        #expect(worst < 64, "median cut keeps every colour within a box of its entry")
+    }
+
     /// libwebp's method changes the bytes: effort 1 and 6 differ; the default is effort 4.
     @Test func webpEffortChangesTheEncoding() throws {
         let fast = try Self.encoded(.webp, ["IMGPROXY_WEBP_EFFORT": "1"])

@@ -20,80 +20,113 @@ package struct PaletteQuantizer: Sendable {
 
     /// The palette (RGBA entries, 4 bytes each) and one index per pixel of `rgba`.
     package func quantize(_ rgba: [UInt8]) -> (palette: [UInt8], indices: [UInt8]) {
-        var counts: [UInt32: Int] = [:]
         let pixelCount = rgba.count / 4
-        for pixel in 0..<pixelCount {
-            counts[Self.pack(rgba, at: pixel * 4), default: 0] += 1  // every transparent pixel is 0
+        var mask: UInt32 = 0xFFFF_FFFF
+        var counts = Self.histogram(rgba, mask: mask)
+        if counts.count > Self.exactColorLimit {
+            // A photograph: its colours counted at 5 bits a channel (alpha exact), each bucket
+            // standing for its centre, so the cut and the nearest-entry search stay cheap.
+            mask = 0xF8F8_F8FF
+            counts = Self.histogram(rgba, mask: mask)
         }
-        let colors = counts.map { Entry(color: $0.key, weight: $0.value) }
+        let centre: UInt32 = mask == 0xFFFF_FFFF ? 0 : 0x0404_0400
+        let colors = counts.map { Entry(color: $0.key == 0 ? 0 : $0.key | centre, weight: $0.value, key: $0.key) }
         var palette: [UInt8] = []
         var indexOf: [UInt32: UInt8] = [:]
         if colors.count <= maximumColors {
             for (index, entry) in colors.enumerated() {
                 palette += Self.unpack(entry.color)
-                indexOf[entry.color] = UInt8(index)
+                indexOf[entry.key] = UInt8(index)
             }
         } else {
             let boxes = split(colors)
             for box in boxes { palette += Self.average(box) }
             for entry in colors {
-                indexOf[entry.color] = Self.nearest(Self.unpack(entry.color), in: palette, opaqueOnly: entry.color & 0xFF == 0xFF)
+                indexOf[entry.key] = Self.nearest(Self.unpack(entry.color), in: palette, opaqueOnly: entry.color & 0xFF == 0xFF)
             }
         }
         var indices = [UInt8](repeating: 0, count: pixelCount)
         for pixel in 0..<pixelCount {
-            indices[pixel] = indexOf[Self.pack(rgba, at: pixel * 4)] ?? 0
+            indices[pixel] = indexOf[Self.pack(rgba, at: pixel * 4) & mask] ?? 0
         }
         return (palette, indices)
     }
 
-    /// One distinct colour and its pixel count.
+    /// Distinct colours past which colours are counted at 5 bits a channel.
+    static let exactColorLimit = 32_768
+
+    /// How many pixels have each colour (`pack`ed, then `mask`ed).
+    private static func histogram(_ rgba: [UInt8], mask: UInt32) -> [UInt32: Int] {
+        var counts: [UInt32: Int] = [:]
+        for pixel in 0..<(rgba.count / 4) {
+            counts[pack(rgba, at: pixel * 4) & mask, default: 0] += 1  // every transparent pixel is 0
+        }
+        return counts
+    }
+
+    /// One distinct colour (or bucket of colours) and its pixel count.
     struct Entry {
+        /// The colour it stands for.
         var color: UInt32
         var weight: Int
+        /// The histogram's key: the colour, or its bucket.
+        var key: UInt32
         func channel(_ index: Int) -> Int { Int((color >> UInt32(24 - 8 * index)) & 0xFF) }
     }
 
     /// Median cut of `colors` into at most ``maximumColors`` non-empty boxes.
     private func split(_ colors: [Entry]) -> [[Entry]] {
         // Opaque, translucent and transparent colours apart from the start, when the palette has room.
-        var boxes = [
+        var groups = [
             colors.filter { $0.color & 0xFF == 0xFF }, colors.filter { $0.color & 0xFF != 0xFF && $0.color != 0 },
             colors.filter { $0.color == 0 },
         ].filter { !$0.isEmpty }
-        if boxes.count > maximumColors { boxes = [colors] }
+        if groups.count > maximumColors { groups = [colors] }
+        // Each box with its widest channel and that channel's spread, measured once.
+        var boxes = groups.map { Box($0) }
         while boxes.count < maximumColors {
-            // The box with the widest spread on one channel, among those with two colours or more.
-            var best: (box: Int, channel: Int, spread: Int)?
-            for (index, box) in boxes.enumerated() where box.count > 1 {
-                for channel in 0..<4 {
-                    var low = 255
-                    var high = 0
-                    for entry in box {
-                        let value = entry.channel(channel)
-                        low = min(low, value)
-                        high = max(high, value)
-                    }
-                    if high - low > (best?.spread ?? 0) { best = (index, channel, high - low) }
-                }
-            }
-            guard let best else { break }
-            let sorted = boxes[best.box].sorted { $0.channel(best.channel) < $1.channel(best.channel) }
+            // The box with the widest spread on one channel (a box of one colour has none).
+            guard let index = boxes.indices.max(by: { boxes[$0].spread < boxes[$1].spread }), boxes[index].spread > 0 else { break }
+            let channel = boxes[index].channel
+            let sorted = boxes[index].entries.sorted { $0.channel(channel) < $1.channel(channel) }
             let total = sorted.reduce(0) { $0 + $1.weight }
             var running = 0
             var cut = 1
-            for (index, entry) in sorted.enumerated() {
+            for (position, entry) in sorted.enumerated() {
                 running += entry.weight
                 if running * 2 >= total {
-                    cut = index + 1
+                    cut = position + 1
                     break
                 }
             }
             cut = min(max(cut, 1), sorted.count - 1)
-            boxes[best.box] = Array(sorted[..<cut])
-            boxes.append(Array(sorted[cut...]))
+            boxes[index] = Box(Array(sorted[..<cut]))
+            boxes.append(Box(Array(sorted[cut...])))
         }
-        return boxes
+        return boxes.map(\.entries)
+    }
+
+    /// Colours of one box, with the channel they spread most on and that spread.
+    private struct Box {
+        var entries: [Entry]
+        var channel = 0
+        var spread = 0
+
+        init(_ entries: [Entry]) {
+            self.entries = entries
+            var low = [255, 255, 255, 255]
+            var high = [0, 0, 0, 0]
+            for entry in entries {
+                for channel in 0..<4 {
+                    let value = entry.channel(channel)
+                    low[channel] = min(low[channel], value)
+                    high[channel] = max(high[channel], value)
+                }
+            }
+            for channel in 0..<4 where high[channel] - low[channel] > spread {
+                (self.channel, spread) = (channel, high[channel] - low[channel])
+            }
+        }
     }
 
     /// The colour at `offset` as one number (0 for any fully transparent pixel).
