@@ -177,6 +177,20 @@ import Testing
         for data in [fast, thorough] { #expect(try ImageDecoder.decode(data).bitmap().width == 64) }
     }
 
+    /// Animated WebP takes the effort too.
+    @Test func webpEffortReachesAnimations() throws {
+        let durations: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(100)]
+        let container = try ImageDecoder.decode(try Fixtures.animatedGIF(width: 48, height: 32, durations: durations, loopCount: 0))
+        func animation(_ environment: [String: String]) throws -> Data {
+            try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8, webpEffort: Self.settings(environment).webpEffort)
+        }
+        let fast = try animation(["IMGPROXY_WEBP_EFFORT": "1"])
+        let thorough = try animation(["IMGPROXY_WEBP_EFFORT": "6"])
+        #expect(fast != thorough)
+        #expect(try animation([:]) == (try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8)), "4 by default, as before")
+        #expect(try ImageDecoder.decode(thorough).frames.count == 3)
+    }
+
     /// libavif's speed changes the bytes: the default is imgproxy's 8.
     @Test(.enabled(if: AVIFEncoder.isAvailable)) func avifSpeedChangesTheEncoding() throws {
         let standard = try Self.encoded(.avif, [:])

@@ -67,10 +67,11 @@ int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t strid
 typedef struct imago_webp_animation_encoder imago_webp_animation_encoder;
 
 /* Starts an animation of `width` x `height` (1...16383) canvases that plays `loop_count` times (0:
- * forever), each frame lossless (`quality` sets the effort) or lossy at `quality` 0...100. Returns
- * NULL with `message` (at least 160 bytes) saying why. */
+ * forever), each frame lossless (`quality` sets the effort) or lossy at `quality` 0...100, with
+ * libwebp's `method` 0...6 (4: its default). Returns NULL with `message` (at least 160 bytes)
+ * saying why. */
 imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int height, int loop_count, int lossless,
-                                                                  int quality, char *message);
+                                                                  int quality, int method, char *message);
 /* Adds a full canvas of straight-alpha RGBA8 rows of `stride` bytes shown from `timestamp`
  * milliseconds (increasing). Returns IMAGO_WEBP_OK, or IMAGO_WEBP_FAILED with `message`. */
 int imago_webp_animation_encoder_add(imago_webp_animation_encoder *encoder, const uint8_t *pixels, size_t stride,
