@@ -4,6 +4,7 @@
 #include "requirements.h"
 #include "CImagoCodecs.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,6 +518,118 @@ int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride
     }
     *output = buffer;
     *output_size = size;
+    return IMAGO_OK;
+}
+/* ---------------------------------------------------------------- encoding with libpng's row API
+ *
+ * What the simplified API cannot write: Adam7 interlacing and palette images (PLTE, with tRNS
+ * when an entry is not opaque). Errors longjmp back here; everything freed on the way out lives
+ * in a struct outside the jump, so no local changes between setjmp and longjmp. */
+
+struct png_sink {
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+    int failed;
+    char message[64];
+};
+
+static void png_sink_write(png_structp png, png_bytep data, png_size_t length) {
+    struct png_sink *sink = png_get_io_ptr(png);
+    if (sink->failed) return;
+    if (length > SIZE_MAX - sink->size) {
+        sink->failed = 1;
+        png_error(png, "output larger than memory");
+    }
+    if (sink->size + length > sink->capacity) {
+        size_t capacity = sink->capacity ? sink->capacity : 4096;
+        while (capacity < sink->size + length) {
+            if (capacity > SIZE_MAX / 2) { capacity = sink->size + length; break; }
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(sink->bytes, capacity);
+        if (!grown) {
+            sink->failed = 1;
+            png_error(png, "out of memory for the output");
+        }
+        sink->bytes = grown;
+        sink->capacity = capacity;
+    }
+    memcpy(sink->bytes + sink->size, data, length);
+    sink->size += length;
+}
+
+static void png_sink_flush(png_structp png) { (void)png; }
+
+static void png_sink_error(png_structp png, png_const_charp text) {
+    struct png_sink *sink = png_get_error_ptr(png);
+    snprintf(sink->message, sizeof sink->message, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void png_sink_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+int imago_png_encode_rows(const uint8_t *pixels, int width, int height, size_t stride, int channels,
+                          const uint8_t *palette, int palette_count, int interlaced, uint8_t **output,
+                          size_t *output_size, char *message) {
+    int color_type = channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA
+                   : channels == 3 ? PNG_COLOR_TYPE_RGB
+                   : PNG_COLOR_TYPE_PALETTE;
+    if (width < 1 || height < 1 || (channels != 1 && channels != 3 && channels != 4) ||
+        stride / (size_t)channels < (size_t)width ||
+        (channels == 1 && (palette == NULL || palette_count < 1 || palette_count > 256))) {
+        snprintf(message, 64, "bad arguments (%dx%d, %d channels, %d colours)", width, height, channels,
+                 palette_count);
+        return IMAGO_FAILED;
+    }
+    png_bytep *rows = malloc(sizeof(png_bytep) * (size_t)height);
+    if (!rows) {
+        snprintf(message, 64, "out of memory for %d row pointers", height);
+        return IMAGO_FAILED;
+    }
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * stride);
+    struct png_sink sink;
+    memset(&sink, 0, sizeof sink);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, png_sink_error, png_sink_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, NULL);
+        free(rows);
+        snprintf(message, 64, "libpng could not start a write");
+        return IMAGO_FAILED;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(rows);
+        free(sink.bytes);
+        snprintf(message, 64, "%s", sink.message[0] ? sink.message : "libpng failed");
+        return IMAGO_FAILED;
+    }
+    png_set_write_fn(png, &sink, png_sink_write, png_sink_flush);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, color_type,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    if (channels == 1) {
+        png_color colours[256];
+        png_byte alphas[256];
+        int last_translucent = -1;
+        for (int i = 0; i < palette_count; i++) {
+            colours[i].red = palette[4 * i];
+            colours[i].green = palette[4 * i + 1];
+            colours[i].blue = palette[4 * i + 2];
+            alphas[i] = palette[4 * i + 3];
+            if (alphas[i] != 255) last_translucent = i;
+        }
+        png_set_PLTE(png, info, colours, palette_count);
+        if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
+    }
+    png_write_info(png, info);
+    png_write_image(png, rows); /* all seven passes when interlaced */
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    *output = sink.bytes;
+    *output_size = sink.size;
     return IMAGO_OK;
 }
 #endif /* defined(__linux__) */

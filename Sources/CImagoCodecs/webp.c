@@ -178,7 +178,7 @@ static const char *encoding_error_text(WebPEncodingError error) {
 }
 
 int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
-                      uint8_t **output, size_t *output_size, char *message) {
+                      int method, uint8_t **output, size_t *output_size, char *message) {
     if (width < 1 || height < 1 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, 160, "a %dx%d bitmap is outside WebP's 1...%d pixels a side", width, height,
                  WEBP_MAX_DIMENSION);
@@ -192,6 +192,10 @@ int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t strid
         snprintf(message, 160, "quality %d is outside 0...100", quality);
         return IMAGO_WEBP_FAILED;
     }
+    if (method < 0 || method > 6) {
+        snprintf(message, 160, "effort (method) %d is outside 0...6", method);
+        return IMAGO_WEBP_FAILED;
+    }
     WebPConfig config;
     WebPPicture picture;
     WebPMemoryWriter writer;
@@ -201,6 +205,7 @@ int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t strid
     }
     config.lossless = lossless ? 1 : 0;
     config.quality = (float)quality;
+    config.method = method;
     /* Keep the colour under fully transparent pixels only in lossless mode, where "exact" is meant. */
     config.exact = lossless ? 1 : 0;
     if (!WebPValidateConfig(&config)) {

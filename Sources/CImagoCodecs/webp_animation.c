@@ -18,14 +18,14 @@ struct imago_webp_animation_encoder {
 };
 
 imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int height, int loop_count, int lossless,
-                                                                  int quality, char *message) {
+                                                                  int quality, int method, char *message) {
     if (width < 1 || height < 1 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, 160, "a %dx%d canvas is outside WebP's 1...%d pixels a side", width, height,
                  WEBP_MAX_DIMENSION);
         return NULL;
     }
-    if (quality < 0 || quality > 100 || loop_count < 0 || loop_count > 65535) {
-        snprintf(message, 160, "quality %d or loop count %d is out of range", quality, loop_count);
+    if (quality < 0 || quality > 100 || loop_count < 0 || loop_count > 65535 || method < 0 || method > 6) {
+        snprintf(message, 160, "quality %d, loop count %d or effort %d is out of range", quality, loop_count, method);
         return NULL;
     }
     imago_webp_animation_encoder *result = calloc(1, sizeof *result);
@@ -39,6 +39,7 @@ imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int
     options.anim_params.bgcolor = 0x00000000; /* transparent, as browsers clear */
     result->config.lossless = lossless ? 1 : 0;
     result->config.quality = (float)quality;
+    result->config.method = method;
     result->config.exact = lossless ? 1 : 0;
     if (!WebPValidateConfig(&result->config)) {
         snprintf(message, 160, "libwebp refused the configuration (quality %d)", quality);

@@ -105,14 +105,17 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let logger = Logger(label: "imago.serve")
         let environment: ServeEnvironment
         do {
             environment = try ServeEnvironment(ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError("the environment: \(error)")
         }
+        // imgproxy's IMGPROXY_LOG_FORMAT and IMGPROXY_LOG_LEVEL (pretty and info unless set).
+        let logFormat = environment.observability.logFormat ?? .pretty
+        let logLevel = environment.observability.logLevel ?? .info
+        LoggingSystem.bootstrap { ServeLogHandler(label: $0, format: logFormat, logLevel: logLevel) }
+        let logger = Logger(label: "imago.serve")
         var signer: URLSigner?
         do {
             signer = try URLSigner.load(file: keyFile)
@@ -193,10 +196,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { if folder.isTemporary { try? FileManager.default.removeItem(at: folder.root) } }
         let diskCache = try DiskCache(directory: folder.entries)
-        let proxy = ImageProxy(configuration: configuration, diskCache: diskCache)
+        let metrics = ServerMetrics(namespace: environment.observability.prometheusNamespace ?? "imago")
+        let proxy = ImageProxy(configuration: configuration, metrics: metrics, diskCache: diskCache)
         let pageHTML = page.map { page in { @Sendable in page.html } }
         let host = self.host ?? environment.host ?? "127.0.0.1"
         let port = self.port ?? environment.port ?? 8080
+        // --metrics-port (with --metrics-host), else imgproxy's IMGPROXY_PROMETHEUS_BIND.
+        let metricsPort = self.metricsPort ?? environment.observability.prometheusPort
+        let metricsHost = self.metricsPort == nil ? (environment.observability.prometheusHost ?? self.metricsHost) : self.metricsHost
+        if let metricsPort, metricsPort != 0, metricsPort == port, metricsHost == host || metricsHost == "0.0.0.0" || host == "0.0.0.0" {
+            throw ValidationError(
+                "the metrics address \(metricsHost):\(metricsPort) (--metrics-port, IMGPROXY_PROMETHEUS_BIND) is the serving address; give it a port of its own")
+        }
         var limits = ImagoServer.Configuration(
             headerTimeout: .seconds(headerTimeout ?? environment.readRequestTimeout ?? 10),
             idleTimeout: .seconds(idleTimeout ?? environment.keepAliveTimeout ?? 75),
@@ -220,7 +231,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var services: [any Service] = [application]
         if let metricsPort {
-            let metricsHost = self.metricsHost
             services.append(
                 ImagoServer.metricsApplication(proxy: proxy, host: metricsHost, port: metricsPort, configuration: limits) { bound in
                     logger.info("imago serve: metrics on http://\(metricsHost):\(bound)/metrics")

@@ -75,8 +75,11 @@ import Testing
         }
     }
 
+    /// Progressive when configured (`IMGPROXY_JPEG_PROGRESSIVE`; baseline by default, as imgproxy).
     @Test func servesProgressiveJPEG() async throws {
-        try await withOrigin { origin, server in
+        var configuration = Self.local
+        configuration.encoderSettings.jpegProgressive = true
+        try await withOrigin(configuration) { origin, server in
             let reply = try await server.get(Self.path("w:200/f:jpeg", origin.url(for: "/a.jpg")))
             #expect(reply.headers["content-type"] == "image/jpeg")
             #expect(JPEGScanCounter.scanCount(of: reply.body, stoppingAfter: 100) > 1, "a progressive JPEG has several scans")

@@ -188,6 +188,13 @@ const char *imago_png_message(const imago_png_decoder *decoder);
  * buffer for imago_free; on failure `message` (at least 64 bytes) says why. */
 int imago_png_encode(const uint8_t *pixels, int width, int height, size_t stride, int has_alpha,
                      uint8_t **output, size_t *output_size, char *message);
+/* Encodes with libpng's row API what the simplified API cannot: `channels` 4 (RGBA8), 3 (RGB8) or
+ * 1 (8-bit indices into `palette`, `palette_count` RGBA entries, written as PLTE and, when an entry
+ * is not opaque, tRNS), Adam7-interlaced when `interlaced` is not 0. Output and errors as
+ * imago_png_encode. */
+int imago_png_encode_rows(const uint8_t *pixels, int width, int height, size_t stride, int channels,
+                          const uint8_t *palette, int palette_count, int interlaced, uint8_t **output,
+                          size_t *output_size, char *message);
 
 /* ---------------------------------------------------------------- WebP (libwebp, libwebpdemux) */
 

@@ -18,6 +18,12 @@ extension ImageContainer {
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for another format, a quality
     ///   outside 0...1, or pixels the codec refuses.
     public func encodedAnimation(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
+        try encodedAnimation(as: format, quality: quality, webpEffort: 4)
+    }
+
+    /// ``encodedAnimation(as:quality:)`` with libwebp's `webpEffort` (0...6, ``WebPEncoder/effort``)
+    /// for WebP: the proxy's `IMGPROXY_WEBP_EFFORT`.
+    package func encodedAnimation(as format: ImageFormat, quality: Double?, webpEffort: Int) throws(ImagePipeline.Error) -> Data {
         var bitmaps: [(bitmap: Bitmap, duration: Duration)] = []
         if frames.isEmpty {
             bitmaps.append((try bitmap(), FrameTiming.replacementDuration))
@@ -34,9 +40,10 @@ extension ImageContainer {
             return try GIFEncoder().encodeAnimation(bitmaps, loopCount: loopCount)
         case .webp:
             #if os(Linux)
-            guard let encoder = try Self.encoder(for: .webp, quality: quality) as? WebPEncoder else {
+            guard var encoder = try Self.encoder(for: .webp, quality: quality) as? WebPEncoder else {
                 throw .encodingFailed(.webp, reason: "no WebP encoder")
             }
+            encoder.effort = min(max(webpEffort, 0), 6)
             return try encoder.encodeAnimation(bitmaps, loopCount: loopCount)
             #else
             throw .encodingFailed(.webp, reason: "animated WebP is written on Linux only; encode the animation as GIF")

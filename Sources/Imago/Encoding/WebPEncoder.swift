@@ -16,10 +16,17 @@ package struct WebPEncoder: ImageEncoding {
     /// Whether every pixel is kept exactly (VP8L); `false` by default (lossy, at ``quality``).
     public var isLossless: Bool
 
-    /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless one.
-    public init(quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false) {
+    /// libwebp's `method`, 0 (fastest) to 6 (slowest, smallest): how hard the encoder searches for
+    /// a smaller file at the same quality (imgproxy's `IMGPROXY_WEBP_EFFORT`). Linux only.
+    /// Default: 4, libwebp's and imgproxy's.
+    public var effort: Int
+
+    /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless
+    /// one, searching with `effort` (clamped to 0...6).
+    public init(quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false, effort: Int = 4) {
         self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.isLossless = isLossless
+        self.effort = min(max(effort, 0), 6)
     }
 
     /// Always ``ImageFormat/webp``.
@@ -44,8 +51,8 @@ package struct WebPEncoder: ImageEncoding {
         let quality = isLossless ? 75 : Int32((quality * 100).rounded())
         return try encodeWithShim(library: "libwebp") { output, size, message in
             imago_webp_encode(
-                pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, lossless, quality, &output, &size,
-                message)
+                pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, lossless, quality,
+                Int32(min(max(effort, 0), 6)), &output, &size, message)
         }
         #elseif canImport(ImageIO)
         // ImageIO reads a quality of 1.0 as "lossless where the format supports it".

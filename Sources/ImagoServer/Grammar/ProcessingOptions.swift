@@ -154,8 +154,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// whatever its size. imgproxy's `max_bytes`. Default: `nil`.
     public var maximumBytes: Int?
     /// Source formats whose bytes are answered as they came, unprocessed (no resize, no
-    /// re-encoding; the other options are ignored for them). imgproxy's `skip_processing`.
-    /// Default: none.
+    /// re-encoding; the other options are ignored for them), when the path asks no output format
+    /// or the source's own (imgproxy's rule). imgproxy's `skip_processing`; when empty, the
+    /// server's ``ImageProxyConfiguration/skipProcessingFormats`` apply. Default: none.
     public var skipProcessingFormats: [ImageFormat] = []
     /// Whether the source is answered as it came, whatever its format (imgproxy's `raw`: no
     /// processing; the source policy, the signature, the expiry and the source limits still apply).

@@ -45,7 +45,8 @@ extension ImageProxy {
         var percent = max(1, min(100, Int((quality * 100).rounded())))
         var data: Data
         while true {
-            data = try container.encodedAnimation(as: format, quality: Double(percent) / 100)
+            data = try container.encodedAnimation(
+                as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort)
             guard format == .webp, let maximumBytes = options.maximumBytes, data.count > maximumBytes,
                 percent > Self.lowestFittingQuality
             else { break }

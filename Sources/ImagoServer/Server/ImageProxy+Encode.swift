@@ -10,13 +10,14 @@ extension ImageProxy {
     /// kept one; with `maximumBytes`, a lossy format (JPEG, WebP, AVIF) is encoded again at lower
     /// qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
     /// try is answered even if it is still larger). PNG and GIF have no quality to lower: they are
-    /// written once.
+    /// written once. `settings` say how each format is written beyond quality.
     static func encode(
-        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, maximumBytes: Int?
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, maximumBytes: Int?,
+        settings: ProxyEncoderSettings = ProxyEncoderSettings()
     ) throws(ImagePipeline.Error) -> Data {
         var percent = max(1, min(100, Int((quality * 100).rounded())))
         while true {
-            let data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile)
+            let data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile, settings: settings)
             guard let maximumBytes, data.count > maximumBytes, format != .png, format != .gif, percent > lowestFittingQuality else {
                 return data
             }
@@ -34,20 +35,25 @@ extension ImageProxy {
         return max(1, min(quality - 1, scaled))
     }
 
-    /// One encoding of `bitmap` as `format` at `quality`.
+    /// One encoding of `bitmap` as `format` at `quality`, written as `settings` say.
     static func encode(
-        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?,
+        settings: ProxyEncoderSettings = ProxyEncoderSettings()
     ) throws(ImagePipeline.Error) -> Data {
         var data: Data
         switch format {
         case .jpeg:
-            data = try JPEGEncoder(quality: quality, progressive: true).encode(bitmap)
+            data = try JPEGEncoder(quality: quality, progressive: settings.jpegProgressive).encode(bitmap)
+        case .png:
+            data = try PNGEncoder(isInterlaced: settings.pngInterlaced, paletteColors: settings.pngQuantizationColors).encode(bitmap)
+        case .webp:
+            data = try WebPEncoder(quality: quality, isLossless: quality == 1, effort: settings.webpEffort).encode(bitmap)
         case .gif:
             return try GIFEncoder().encode(bitmap)  // a palette of sRGB colours: no profile
         case .avif:
-            data = try AVIFEncoder(quality: quality, colorProfile: profile).encode(bitmap)  // the profile inside
+            data = try AVIFEncoder(quality: quality, speed: settings.avifSpeed, colorProfile: profile).encode(bitmap)  // the profile inside
         default:
-            data = try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: format == .png ? nil : quality)
+            data = try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: quality)
         }
         if let profile, format != .avif { data = try profile.embedded(in: data, format: format) }
         return data

@@ -8,7 +8,7 @@ extension ImageProxy {
     /// as `format` (`nil`: one of the preferred formats, ``preferredFormat(source:animated:transparent:)``).
     func produce(_ parsed: ProcessingPath, format: ImageFormat?) async throws(ProxyError) -> EncodedImage {
         let options = parsed.options
-        if options.raw || !options.skipProcessingFormats.isEmpty, let unprocessed = try await unprocessed(parsed) {
+        if options.raw || !skippedFormats(options).isEmpty, let unprocessed = try await unprocessed(parsed) {
             return unprocessed
         }
         let watermark = try await resolvedWatermark(for: options)
@@ -44,7 +44,7 @@ extension ImageProxy {
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             let data = try Self.encode(
                 bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
-                maximumBytes: options.maximumBytes)
+                maximumBytes: options.maximumBytes, settings: configuration.encoderSettings)
             var image = EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
@@ -56,8 +56,31 @@ extension ImageProxy {
         }
     }
 
+    /// The source formats answered unprocessed for `options`: its `skp` list, else the server's
+    /// (`IMGPROXY_SKIP_PROCESSING_FORMATS`), as imgproxy lets the path's list replace the server's.
+    func skippedFormats(_ options: ProcessingOptions) -> [ImageFormat] {
+        options.skipProcessingFormats.isEmpty ? configuration.skipProcessingFormats : options.skipProcessingFormats
+    }
+
+    /// Whether a source of `format` is answered unprocessed for `options`: `raw`, or a skipped
+    /// format when the path asks no output format (`f:auto`, what the client takes) or the
+    /// source's own, imgproxy's rule (a path that asks another format gets it).
+    func skipsProcessing(of format: ImageFormat?, for options: ProcessingOptions) -> Bool {
+        if options.raw { return true }
+        guard let format, skippedFormats(options).contains(format) else { return false }
+        switch options.format {
+        case .auto: return true
+        case .jpeg: return format == .jpeg
+        case .png: return format == .png
+        case .webp: return format == .webp
+        case .avif: return format == .avif
+        case .gif: return format == .gif
+        }
+    }
+
     /// The source's bytes as they came, when `raw` asks for them or `skip_processing` names their
-    /// format; `nil` when the source is to be processed. imgproxy answers these without decoding:
+    /// format (``skipsProcessing(of:for:)``); `nil` when the source is to be processed. imgproxy
+    /// answers these without decoding:
     /// so does this (the bytes are not checked beyond what loading checks), the `Content-Type`
     /// is what the bytes' signature says (`application/octet-stream` when none is known).
     func unprocessed(_ parsed: ProcessingPath) async throws(ProxyError) -> EncodedImage? {
@@ -69,7 +92,7 @@ extension ImageProxy {
             throw ProxyError(error)
         }
         let format = ImageFormat.sniff(original.data)
-        guard options.raw || format.map(options.skipProcessingFormats.contains) == true else { return nil }
+        guard skipsProcessing(of: format, for: options) else { return nil }
         if original.source == .network { metrics.recordSourceBytes(original.data.count) }
         let disposition = format.map { ContentDisposition(options: options, source: parsed.source, format: $0) }
         return EncodedImage(

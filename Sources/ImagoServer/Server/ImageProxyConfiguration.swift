@@ -121,6 +121,13 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether a processed response carries `X-Origin-Width`, `X-Origin-Height`, `X-Result-Width`
     /// and `X-Result-Height` (imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`). Default: `false`.
     public var sendsDebugHeaders = false
+    /// How each format is written beyond its quality: progressive JPEG, interlaced or palette PNG,
+    /// WebP effort, AVIF speed. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
+    public var encoderSettings = ProxyEncoderSettings()
+    /// Source formats answered as they came, unprocessed, when the path asks no output format or
+    /// the source's own (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a path's `skp` replaces
+    /// the list. Default: none.
+    public var skipProcessingFormats: [ImageFormat] = []
     /// The time: when a URL's `expires` has passed, and when what was made from a source stops
     /// being fresh. Tests pass a clock of their own. Default: the system's.
     public var now: @Sendable () -> Date = { Date() }

@@ -109,6 +109,13 @@ package struct ServeEnvironment: Sendable {
 
     /// `IMGPROXY_MAX_ANIMATION_FRAMES`, `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
     package var animationLimits = AnimationLimits()
+    /// `IMGPROXY_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`, `_PNG_QUANTIZE`, `_PNG_QUANTIZATION_COLORS`,
+    /// `_WEBP_EFFORT`, `_AVIF_SPEED`.
+    package var encoders = Encoders()
+    /// `IMGPROXY_SKIP_PROCESSING_FORMATS` (`jpeg,png`): source formats answered unprocessed.
+    package var skipProcessingFormats: [ImageFormat]?
+    /// `IMGPROXY_LOG_FORMAT`, `IMGPROXY_LOG_LEVEL`, `IMGPROXY_PROMETHEUS_BIND`, `IMGPROXY_PROMETHEUS_NAMESPACE`.
+    package var observability = Observability()
 
     package init() {}
 
@@ -188,6 +195,11 @@ package struct ServeEnvironment: Sendable {
         watermark = try Self.watermark(reader)
         watermarkOpacity = try Self.watermarkOpacity(reader)
         animationLimits = try AnimationLimits(environment)
+        encoders = try Encoders(reader)
+        observability = try Observability(reader)
+        if let text = reader.text("IMGPROXY_SKIP_PROCESSING_FORMATS") {
+            skipProcessingFormats = try Self.skipProcessingFormats(text)
+        }
     }
 
     /// `jpeg=80,webp=79`: qualities by format name, as fractions.
@@ -289,6 +301,8 @@ extension ServeEnvironment {
         if let watermark { configuration.watermark = watermark }
         if let watermarkOpacity { configuration.watermarkOpacity = watermarkOpacity }
         animationLimits.apply(to: &configuration)
+        encoders.apply(to: &configuration)
+        if let skipProcessingFormats { configuration.skipProcessingFormats = skipProcessingFormats }
     }
 }
 #endif

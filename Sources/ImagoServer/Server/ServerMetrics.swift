@@ -6,21 +6,25 @@ import Prometheus
 /// pipeline's own swift-metrics instruments are exported through the same registry (``factory``).
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
+    /// The first word of every metric's name (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`): `imago`
+    /// unless set, e.g. `imago_serve_requests_total`.
+    public let namespace: String
     private let latency: DurationHistogram
     private let sourceBytes: Counter
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), namespace: String = "imago") {
         self.registry = registry
+        self.namespace = namespace
         latency = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
-                namespace: "imago", subsystem: "serve", metricName: "request_duration", unitName: "seconds",
+                namespace: namespace, subsystem: "serve", metricName: "request_duration", unitName: "seconds",
                 helpText: "Time from request to response, by status class."),
             labels: [],
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
                 .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)])
         sourceBytes = registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "imago", subsystem: "serve", metricName: "source", unitName: "bytes",
+                namespace: namespace, subsystem: "serve", metricName: "source", unitName: "bytes",
                 helpText: "Bytes downloaded from image sources."),
             labels: [])
     }
@@ -31,7 +35,7 @@ public final class ServerMetrics: Sendable {
     func recordRequest(status: Int, duration: Duration) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "imago", subsystem: "serve", metricName: "requests", unitName: "total",
+                namespace: namespace, subsystem: "serve", metricName: "requests", unitName: "total",
                 helpText: "Requests answered, by status."),
             labels: [("status", "\(status)")]
         ).increment()
@@ -42,7 +46,7 @@ public final class ServerMetrics: Sendable {
     func recordHit(tier: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "imago", subsystem: "serve", metricName: "cache_hits", unitName: "total",
+                namespace: namespace, subsystem: "serve", metricName: "cache_hits", unitName: "total",
                 helpText: "Images served, by the tier that had them (network: fetched from the source)."),
             labels: [("tier", tier)]
         ).increment()
@@ -52,7 +56,7 @@ public final class ServerMetrics: Sendable {
     func recordAbandonedWait() {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "imago", subsystem: "serve", metricName: "queue_abandoned", unitName: "total",
+                namespace: namespace, subsystem: "serve", metricName: "queue_abandoned", unitName: "total",
                 helpText: "Requests that left the admission queue unmade because their client went while they waited."),
             labels: []
         ).increment()

@@ -19,7 +19,7 @@ import Testing
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
         "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection", "jxl",
-        "gain-map",
+        "gain-map", "content-disposition",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -105,6 +105,7 @@ enum FuzzCorpus {
             }
         case "http-headers": responseHead(data)
         case "processing-url": processingURL(data)
+        case "content-disposition": contentDisposition(data)
         case "colour-profile": colourProfile(data)
         case "resumption": resumption(data)
         case "jpeg-preview": jpegPreview(data)

@@ -1,0 +1,112 @@
+#if os(Linux)
+import Foundation
+import Logging
+
+/// `imago serve`'s log lines on standard error in one of imgproxy's formats
+/// (`IMGPROXY_LOG_FORMAT`): `pretty` (swift-log's own line), `structured` (`key=value` pairs),
+/// `json` (one object a line) or `gcp` (JSON with the fields Google Cloud Logging reads).
+/// ``format(level:message:metadata:label:date:)`` makes the line, so tests read it without a stream.
+package struct ServeLogHandler: LogHandler {
+    /// imgproxy's log formats.
+    package enum Format: String, Sendable, CaseIterable {
+        case pretty, structured, json, gcp
+    }
+
+    package var format: Format
+    package var label: String
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
+    private var pretty: StreamLogHandler
+
+    /// A handler for `label` writing `format` lines at `logLevel` and above.
+    package init(label: String, format: Format, logLevel: Logger.Level) {
+        self.label = label
+        self.format = format
+        self.logLevel = logLevel
+        pretty = StreamLogHandler.standardError(label: label)
+        pretty.logLevel = logLevel
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set {
+            metadata[key] = newValue
+            pretty[metadataKey: key] = newValue
+        }
+    }
+
+    package func log(event: LogEvent) {
+        guard format != .pretty else {
+            pretty.log(event: event)
+            return
+        }
+        var all = metadata
+        if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
+        if let extra = event.metadata { all.merge(extra) { $1 } }
+        let line = Self.format(format, level: event.level, message: "\(event.message)", metadata: all, label: label, date: Date())
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// One line in `format` (not `pretty`: swift-log writes that one).
+    package static func format(
+        _ format: Format, level: Logger.Level, message: String, metadata: Logger.Metadata, label: String, date: Date
+    ) -> String {
+        let time = date.formatted(.iso8601)
+        let fields = metadata.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
+        switch format {
+        case .pretty, .structured:
+            // logrus's text format, as imgproxy writes it: time, level, msg, then the fields.
+            let pairs = [("time", time), ("level", imgproxyLevel(level)), ("msg", message), ("logger", label)] + fields
+            return pairs.map { "\($0.0)=\(quotedIfNeeded($0.1))" }.joined(separator: " ")
+        case .json:
+            let pairs = [("time", time), ("level", imgproxyLevel(level)), ("msg", message), ("logger", label)] + fields
+            return "{" + pairs.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+        case .gcp:
+            let severity = ["trace": "DEBUG", "debug": "DEBUG", "info": "INFO", "notice": "NOTICE", "warning": "WARNING",
+                "error": "ERROR", "critical": "CRITICAL"][level.rawValue] ?? "DEFAULT"
+            let pairs = [("time", time), ("severity", severity), ("message", message), ("logger", label)] + fields
+            return "{" + pairs.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// The level as logrus names it (`warning`, `error`, `fatal`…).
+    static func imgproxyLevel(_ level: Logger.Level) -> String {
+        switch level {
+        case .trace: "trace"
+        case .debug: "debug"
+        case .info, .notice: "info"
+        case .warning: "warning"
+        case .error: "error"
+        case .critical: "fatal"
+        }
+    }
+
+    /// `text` as it is when it is a bare word, else in quotes with `"`, `\` and control characters escaped.
+    static func quotedIfNeeded(_ text: String) -> String {
+        let bare = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "=" && $0 != "\\" }
+        return bare ? text : jsonString(text)
+    }
+
+    /// `text` as a JSON string: quotes, `\` and every control character escaped.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
+#endif
