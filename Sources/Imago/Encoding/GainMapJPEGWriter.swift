@@ -14,11 +14,11 @@ import Foundation
 ///
 /// The MPF offset of the gain map counts from the MPF segment's TIFF header. Every size and
 /// offset is checked: a segment over 65,535 bytes or a file over 4 GB is not written.
-enum GainMapJPEGWriter {
+package enum GainMapJPEGWriter {
     /// `base` (a JPEG) with `gainMap` attached, its map encoded at `quality` (0...1). The base
     /// alone when the metadata cannot be written (a value ISO 21496-1 cannot store); an error when
     /// the map does not encode.
-    static func write(_ gainMap: GainMap, base: Data, quality: Double) throws(ImagePipeline.Error) -> Data {
+    package static func write(_ gainMap: GainMap, base: Data, quality: Double) throws(ImagePipeline.Error) -> Data {
         var encoder = JPEGEncoder(quality: quality)
         encoder.isGrayscale = gainMap.metadata.channels.count == 1
         let map = try encoder.encode(gainMap.bitmap)
