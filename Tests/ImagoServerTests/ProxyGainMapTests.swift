@@ -76,4 +76,55 @@ import Testing
         #expect(throws: ProcessingPathError.self) { try ProcessingPath.parse("/_/gm:maybe/plain/http%3A%2F%2Fa%2Fb.jpg") }
     }
 }
+
+/// The proxy's gain-map JPEG read by libvips 8.18 (the test venv's pyvips, as ImagoTests'
+/// `GainMapInteropTests`): `uhdrload` finds the map, and the HDR rendition (`uhdr2scRGB`) of
+/// `rs:fit:48:48` is within the same bound of libvips' own `thumbnail` to 48 px, both reduced to
+/// 16 px wide (measured 41.3 dB; the map dropped with `gm:0`: 11.0 dB).
+@Suite(.enabled(if: ExternalPrograms.runs(ExternalPrograms.testVenvPyvips)))
+struct ProxyGainMapLibvipsTests {
+    static let bound = 35.0
+    static let script = """
+        import json, math, sys, pyvips
+        def hdr(image):
+            return image.uhdr2scRGB() if "gainmap-data" in image.get_fields() else image.colourspace("scrgb")
+        proxy = pyvips.Image.new_from_file(sys.argv[2])
+        reference = hdr(pyvips.Image.thumbnail(sys.argv[1], int(sys.argv[3])))
+        output = hdr(proxy)
+        reference, output = reference.resize(16 / reference.width), output.resize(16 / output.width)
+        difference = reference - output
+        mse = (difference * difference).avg()
+        print(json.dumps({"gainmap": "gainmap-data" in proxy.get_fields(),
+                          "psnr": 10 * math.log10(reference.max() ** 2 / max(mse, 1e-12))}))
+        """
+
+    @Test(arguments: [("rs:fit:48:48/f:jpg", true), ("rs:fit:48:48/f:jpg/gm:0", false)])
+    func libvipsReadsTheProxysMapAndItsHDRRenditionIsWithinTheBound(_ options: String, _ keeps: Bool) async throws {
+        let python = try #require(ExternalPrograms.testVenvPyvips, "make the test venv: Scripts/packages.sh's install_test_venv (pyvips, pyvips-binary)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-proxy-gainmap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = folder.appendingPathComponent("source.jpg")
+        try #require(ProxyGainMapTests.fixture).write(to: fixture)
+        let output = folder.appendingPathComponent("proxy.jpg")
+        try await ProxyGainMapTests.withGainMapSource { proxy, source in
+            let response = await proxy.respond(path: ServerTests.path(options, source))
+            try #require(response.status == 200)
+            try response.body.write(to: output)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", Self.script, fixture.path, output.path, "48"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "pyvips failed: \(String(decoding: data, as: UTF8.self))")
+        let result = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(result["gainmap"] as? Bool == keeps)
+        let psnr = try #require(result["psnr"] as? Double)
+        #expect((psnr > Self.bound) == keeps, "\(psnr) dB")
+    }
+}
 #endif

@@ -116,4 +116,22 @@ import Testing
         #expect(JPEGGainMapReader.read(written) == .none)
         #expect(written.firstRange(of: Data("MPF".utf8)) == nil)
     }
+
+    /// The disk cache's processed variants are written as `encoded(as: .jpeg)` writes them: a
+    /// thumbnail read back from disk still has its map.
+    @Test func aProcessedVariantOnDiskKeepsTheMap() async throws {
+        try await PipelineFixture.with { fixture in
+            fixture.server.set("/hdr.jpg", data: try Fixture.data("gainmap/ultrahdr-96x64.jpg"), contentType: "image/jpeg")
+            var configuration = try fixture.configuration()
+            configuration.storesProcessedImagesOnDisk = true
+            let pipeline = ImagePipeline(configuration: configuration)
+            let request = ImageRequest(url: fixture.server.url(for: "/hdr.jpg"), maximumPixelSize: 24)
+            _ = try await pipeline.image(for: request)
+            await pipeline.waitForDiskWrites()
+            let stored = try #require(pipeline.diskCache?.data(forKey: request.processedKey))
+            let reread = try ImageDecoder.decode(stored)
+            #expect(reread.pixelSize == PixelSize(width: 24, height: 16))
+            #expect(reread.gainMap?.pixelSize == PixelSize(width: 12, height: 8))
+        }
+    }
 }
