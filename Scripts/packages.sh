@@ -27,15 +27,17 @@ test_packages=(
 )
 
 # PyPI packages some tests drive, in the test venv .build/test-venv (ImagoTestSupport's
-# ExternalPrograms.testVenvPython finds it): moto's standalone S3 server for the s3:// source test.
+# ExternalPrograms.testVenvPython finds it): moto's standalone S3 server for the s3:// source test;
+# libvips (pyvips-binary) that reads back Imago's gain-map JPEGs (ExternalPrograms.testVenvPyvips).
 test_python_packages=(
   "moto[server]==5.2.1"  # S3SourceTests: an S3-compatible server on loopback, with boto3 to fill it
+  "pyvips==3.2.0" "pyvips-binary==8.18.7"  # GainMapInteropTests: libvips 8.18's uhdrload/uhdr2scRGB (libultrahdr 2.0.2)
 )
 
 # Makes .build/test-venv with the test_python_packages when it lacks one of them.
 install_test_venv() {
   local venv=.build/test-venv
-  if [ -x "$venv/bin/moto_server" ] && "$venv/bin/python" -c 'import moto, boto3' 2>/dev/null; then return 0; fi
+  if [ -x "$venv/bin/moto_server" ] && "$venv/bin/python" -c 'import moto, boto3, pyvips' 2>/dev/null; then return 0; fi
   echo "Making the test venv $venv (${test_python_packages[*]})" >&2
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q "${test_python_packages[@]}"

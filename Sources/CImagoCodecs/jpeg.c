@@ -345,9 +345,23 @@ int imago_jpeg_encode_limited(const uint8_t *pixels, int width, int height, size
                                          message);
 }
 
+static int encode_jpeg(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                       int grayscale, size_t output_limit, uint8_t **output, size_t *output_size, char *message);
+
 int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, size_t stride, int quality,
                                   int progressive, size_t output_limit, uint8_t **output, size_t *output_size,
                                   char *message) {
+    return encode_jpeg(pixels, width, height, stride, quality, progressive, 0, output_limit, output, output_size,
+                       message);
+}
+
+int imago_jpeg_encode_grayscale(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                                uint8_t **output, size_t *output_size, char *message) {
+    return encode_jpeg(pixels, width, height, stride, quality, 0, 1, 0, output, output_size, message);
+}
+
+static int encode_jpeg(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                       int grayscale, size_t output_limit, uint8_t **output, size_t *output_size, char *message) {
     struct imago_jpeg_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, 200, "out of memory");
@@ -386,9 +400,11 @@ int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, 
     info->input_components = 4;
     info->in_color_space = JCS_EXT_RGBX;
     jpeg_set_defaults(info);
+    /* libjpeg-turbo converts RGBX rows to one luma component itself (Y of R = G = B is R). */
+    if (grayscale) jpeg_set_colorspace(info, JCS_GRAYSCALE);
     jpeg_set_quality(info, quality, TRUE);
     info->optimize_coding = TRUE;
-    if (progressive) {
+    if (progressive && !grayscale) {
         /* Spectral selection only: the DC of all components (a 1/8-scale preview), the lowest
          * luma frequencies, each chroma component, then the rest of luma. libjpeg's simple
          * progression adds successive-approximation refinement scans (10 scans in all); on

@@ -45,14 +45,28 @@ public enum ExternalPrograms {
     /// `Scripts/run test` and `.ci/run` make with `Scripts/packages.sh`'s PyPI packages), when it
     /// has moto's standalone S3 server.
     public static let testVenvPython: String? = {
-        let venv =
-            ProcessInfo.processInfo.environment["IMAGO_TEST_VENV"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/test-venv").path
-        let python = venv + "/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: venv + "/bin/moto_server") else { return nil }
+        let python = testVenv + "/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: testVenv + "/bin/moto_server") else { return nil }
         return FileManager.default.isExecutableFile(atPath: python) ? python : nil
     }()
+
+    /// The test venv's Python when it has pyvips (with pyvips-binary's libvips 8.18 and
+    /// libultrahdr): the gain-map tests read Imago's output back through libvips with it.
+    public static let testVenvPyvips: String? = {
+        let python = testVenv + "/bin/python"
+        let lib = testVenv + "/lib"
+        guard FileManager.default.isExecutableFile(atPath: python),
+            let versions = try? FileManager.default.contentsOfDirectory(atPath: lib),
+            versions.contains(where: { FileManager.default.fileExists(atPath: "\(lib)/\($0)/site-packages/pyvips/__init__.py") })
+        else { return nil }
+        return python
+    }()
+
+    /// The test venv's folder: `IMAGO_TEST_VENV`, else `.build/test-venv` of this checkout.
+    static let testVenv: String =
+        ProcessInfo.processInfo.environment["IMAGO_TEST_VENV"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/test-venv").path
 
     /// Whether this process runs under AddressSanitizer or ThreadSanitizer.
     public static let sanitized: Bool = {

@@ -116,6 +116,11 @@ int imago_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, 
                                   int progressive, size_t output_limit, uint8_t **output, size_t *output_size,
                                   char *message);
 
+/* imago_jpeg_encode, written as a one-component (greyscale) baseline JPEG of the rows' luma: an
+ * HDR gain map with one channel, as Ultra HDR stores it. */
+int imago_jpeg_encode_grayscale(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                                uint8_t **output, size_t *output_size, char *message);
+
 void imago_free(void *pointer);
 
 /* ---------------------------------------------------------------- PNG, row by row (libpng row API) */

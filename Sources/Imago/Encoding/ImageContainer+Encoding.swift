@@ -24,6 +24,11 @@ extension ImageContainer {
     /// Pixels are written as sRGB without a profile, unless the container kept its colour profile
     /// (``ColorProfileHandling/keep``, Linux): then the profile is written into the file (JPEG
     /// `APP2`, PNG `iCCP`, WebP `ICCP`, AVIF `colr`), so the pixels still mean what they meant.
+    ///
+    /// A container with a ``gainMap`` is written as JPEG with its map (an Ultra HDR / ISO 21496-1
+    /// gain-map JPEG: MPF, `hdrgm` XMP and ISO 21496-1 metadata, ``GainMapJPEGWriter``), so HDR
+    /// displays still show its HDR rendition. The other formats cannot carry the map and get the
+    /// SDR base alone, never the map applied.
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,
     ///   a quality outside 0...1, pixels the codec refuses, WebP or AVIF on an Apple system whose
     ///   ImageIO cannot write it, or AVIF from a libavif without an AV1 encoder.
@@ -37,14 +42,17 @@ extension ImageContainer {
             #endif
             return try encoder.encode(bitmap())
         }
-        let encoded = try Self.encoder(for: format, quality: quality).encode(bitmap())
+        var encoded = try Self.encoder(for: format, quality: quality).encode(bitmap())
         #if os(Linux)
         // Pixels that kept their profile carry it; sRGB pixels are written without one. (On Apple
         // platforms `bitmap()` draws in sRGB, so there is nothing to carry.)
         if let profile = pixelColorProfile {
-            return try profile.embedded(in: encoded, format: format)
+            encoded = try profile.embedded(in: encoded, format: format)
         }
         #endif
+        if format == .jpeg, let gainMap {
+            encoded = try GainMapJPEGWriter.write(gainMap, base: encoded, quality: quality ?? Self.defaultEncodingQuality)
+        }
         return encoded
     }
 

@@ -16,6 +16,10 @@ package struct JPEGEncoder: ImageEncoding {
     /// the rest of luma; libjpeg's own script adds refinement scans that, on thumbnails, cost
     /// more time than they save bytes. Ignored by ImageIO on Apple platforms. Default: `false`.
     public var progressive: Bool
+    /// Whether the JPEG has one (luma) component instead of three: how a single-channel HDR gain
+    /// map is stored (``GainMapJPEGWriter``). Baseline whatever ``progressive`` says. Linux only;
+    /// ImageIO writes three components. Default: `false`.
+    package var isGrayscale = false
 
     /// An encoder at `quality`, clamped to 0...1 (not a number: the default); `progressive` writes
     /// a progressive JPEG (Linux; ignored where ImageIO encodes).
@@ -56,9 +60,15 @@ package struct JPEGEncoder: ImageEncoding {
             throw failure("a \(image.width)x\(image.height) bitmap is too large for JPEG (65,535 pixels a side)")
         }
         let pixels = image.opaqueOnWhitePixels
+        let quality = Int32(max(1, (quality * 100).rounded()))
+        if isGrayscale {
+            return try encodeWithShim(library: "libjpeg") { output, size, message in
+                imago_jpeg_encode_grayscale(pixels, width, height, image.bytesPerRow, quality, &output, &size, message)
+            }
+        }
         return try encodeWithShim(library: "libjpeg") { output, size, message in
             imago_jpeg_encode_progressive(
-                pixels, width, height, image.bytesPerRow, Int32(max(1, (quality * 100).rounded())), progressive ? 1 : 0,
+                pixels, width, height, image.bytesPerRow, quality, progressive ? 1 : 0,
                 max(outputLimit, 0),
                 &output, &size, message)
         }

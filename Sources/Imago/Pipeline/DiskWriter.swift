@@ -123,10 +123,10 @@ final class DiskWriter: Sendable {
         storesProcessedImages && request.isProcessed && diskCache != nil
     }
 
-    /// Stores a processed variant made from `original` (JPEG when opaque, PNG otherwise), stamped
-    /// with the original's fingerprint so that a changed original invalidates it, and expiring with
-    /// the original; removes the stored variant instead when the original forbids storing. Its
-    /// pixels are sRGB or, for a request that kept the colour profile, carry that profile.
+    /// Stores a processed variant made from `original` (JPEG when opaque, with its gain map if it has
+    /// one; PNG otherwise), stamped with the original's fingerprint so that a changed original
+    /// invalidates it, and expiring with the original; removes the stored variant instead when the
+    /// original forbids storing. Its pixels are sRGB or, for a request that kept the colour profile, carry that profile.
     func storeProcessed(_ container: ImageContainer, for request: ImageRequest, original: ImagePipeline.LoadedData) {
         guard keepsProcessedImages(for: request), !container.isAnimated, request.cachePolicy.writesDisk,
             let diskCache
@@ -138,11 +138,8 @@ final class DiskWriter: Sendable {
         let metadata = [Self.originalFingerprintKey: original.fingerprint]
         let expiry = original.expiry
         schedule(for: request, key: request.processedKey, bytes: container.cost) {
-            let encoder: any ImageEncoding = container.isOpaque ? JPEGEncoder() : PNGEncoder()
-            var encoded = try encoder.encode(container.bitmap())
-            #if os(Linux)
-            if let profile = container.pixelColorProfile { encoded = try profile.embedded(in: encoded, format: encoder.format) }
-            #endif
+            // JPEG keeps a gain map (and the profile the pixels kept), as `encoded(as:)` writes it.
+            let encoded = try container.encoded(as: container.isOpaque ? .jpeg : .png)
             try diskCache.store(encoded, forKey: request.processedKey, metadata: metadata, expiry: expiry)
         }
     }

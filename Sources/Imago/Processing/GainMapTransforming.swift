@@ -22,7 +22,7 @@ extension GainMap {
     /// The map value that stands for no gain (log2 gain 0) in each channel, as opaque RGBA: what
     /// padding around the base adds to the map, so the new border shows as in SDR. A channel
     /// whose range excludes 0 gets its nearest end.
-    var neutralValue: RGBA {
+    package var neutralValue: RGBA {
         func level(_ channel: GainMap.Metadata.Channel?) -> UInt8 {
             guard let channel, channel.gainMapMax > channel.gainMapMin else { return 0 }
             let recovery = min(max(-channel.gainMapMin / (channel.gainMapMax - channel.gainMapMin), 0), 1)

@@ -176,6 +176,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// imgproxy's `preserve_hdr`. HDR is not kept yet (issue 41): every output is 8 bits per
     /// channel, whatever this says; accepted so URLs written for imgproxy parse. Default: `nil`.
     public var preserveHDR: Bool?
+    /// Whether an HDR gain map of the source (``ImageContainer/gainMap``: Ultra HDR and ISO
+    /// 21496-1 JPEGs) is kept: given the same geometry and written into a JPEG output, and `f:auto`
+    /// answers JPEG for such a source rather than a format that would lose it (Imago's `gm`,
+    /// `gain_map`; not an imgproxy option). `gm:0` drops the map, and `auto` then negotiates as for
+    /// any source: the smaller file over the HDR rendition. Default: `true`.
+    public var keepsGainMap = true
     /// imgproxy's `enforce_thumbnail`: use a thumbnail embedded in the source (HEIF, AVIF) rather
     /// than the main image. Not implemented: the main image is always decoded (at the reduction
     /// the output needs); accepted so URLs written for imgproxy parse. Default: `nil`.
@@ -252,6 +258,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if !skipProcessingFormats.isEmpty { parts.append("skp:" + skipProcessingFormats.map(\.rawValue).joined(separator: ":")) }
         if raw { parts.append("raw:1") }
         if returnAttachment { parts.append("att:1") }
+        if !keepsGainMap { parts.append("gm:0") }
         // Length-prefixed, as the cache buster: free text.
         if let filename { parts.append("fn:\(filename.utf8.count):\(filename)") }
         if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }

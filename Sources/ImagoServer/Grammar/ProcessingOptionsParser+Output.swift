@@ -50,6 +50,9 @@ extension ProcessingOptionsParser {
         case "ph", "preserve_hdr":
             try expect(arguments, atMost: 1, for: name)
             options.preserveHDR = try Self.boolean(arguments[0], for: name)
+        case "gm", "gain_map":
+            try expect(arguments, atMost: 1, for: name)
+            options.keepsGainMap = try Self.boolean(arguments[0], for: name)
         case "eth", "enforce_thumbnail":
             try expect(arguments, atMost: 1, for: name)
             options.enforceThumbnail = try Self.boolean(arguments[0], for: name)

@@ -76,7 +76,7 @@ struct ProcessingOptionsParser {
 
     /// The options names `unknown option` lists.
     static let knownOptions =
-        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, maf, mafr, mrd, fq, mb, skp, raw, fn, att, kcr, ph, eth, t, wm, wmu, fiu"
+        "rs, rt, s, w, h, mw, mh, z, el, ex, exar, dpr, g, c, pd, rot, fl, ar, bl, sh, pix, q, f, bg, scp, sm, exp, cb, pr, msr, msfs, maf, mafr, mrd, fq, mb, skp, raw, fn, att, kcr, ph, gm, eth, t, wm, wmu, fiu"
 
     /// Applies one `name:arg…` segment.
     mutating func apply(_ segment: Substring) throws(ProcessingPathError) {

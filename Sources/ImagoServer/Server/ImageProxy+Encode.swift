@@ -7,17 +7,21 @@ extension ImageProxy {
     static let lowestFittingQuality = 10
 
     /// `bitmap` encoded as `format` at `quality` (0...1), with `profile` embedded when the pixels
-    /// kept one; with `maximumBytes`, a lossy format (JPEG, WebP, AVIF) is encoded again at lower
+    /// kept one and, for JPEG, `gainMap` attached (an Ultra HDR / ISO 21496-1 gain-map JPEG,
+    /// ``GainMapJPEGWriter``); with `maximumBytes`, a lossy format (JPEG, WebP, AVIF) is encoded again at lower
     /// qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
     /// try is answered even if it is still larger). PNG and GIF have no quality to lower: they are
     /// written once. `settings` say how each format is written beyond quality.
     static func encode(
-        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, maximumBytes: Int?,
-        settings: ProxyEncoderSettings = ProxyEncoderSettings()
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, gainMap: GainMap? = nil,
+        maximumBytes: Int?, settings: ProxyEncoderSettings = ProxyEncoderSettings()
     ) throws(ImagePipeline.Error) -> Data {
         var percent = max(1, min(100, Int((quality * 100).rounded())))
         while true {
-            let data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile, settings: settings)
+            var data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile, settings: settings)
+            if format == .jpeg, let gainMap {
+                data = try GainMapJPEGWriter.write(gainMap, base: data, quality: Double(percent) / 100)
+            }
             guard let maximumBytes, data.count > maximumBytes, format != .png, format != .gif, percent > lowestFittingQuality else {
                 return data
             }

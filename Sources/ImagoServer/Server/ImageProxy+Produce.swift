@@ -23,11 +23,16 @@ extension ImageProxy {
         if response.source == .network, let bytes = response.encodedByteCount { metrics.recordSourceBytes(bytes) }
         do throws(ImagePipeline.Error) {
             var bitmap = try response.container.bitmap()
-            let format =
+            var format =
                 format
                 ?? preferredFormat(
                     source: response.container.format, animated: response.container.isAnimated,
                     transparent: bitmap.alphaMode != .opaque)
+            // A gain map is kept only by JPEG: a format the path did not name gives way to it.
+            let gainMap = options.keepsGainMap ? response.container.gainMap : nil
+            if gainMap != nil, options.format == .auto, format != .jpeg, bitmap.alphaMode == .opaque {
+                format = .jpeg
+            }
             if response.container.isAnimated, let animated = Self.animatedFormat(format) {
                 return try encodedAnimation(response, parsed: parsed, as: animated)
             }
@@ -44,7 +49,8 @@ extension ImageProxy {
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             let data = try Self.encode(
                 bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
-                maximumBytes: options.maximumBytes, settings: configuration.encoderSettings)
+                gainMap: format == .jpeg ? gainMap : nil, maximumBytes: options.maximumBytes,
+                settings: configuration.encoderSettings)
             var image = EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,

@@ -44,8 +44,34 @@ struct ProxyRendering: ImageProcessing {
         var result = try input.mapBitmaps(processor: "proxy") { bitmap throws(ImagePipeline.Error) in
             try renderer.render(bitmap)
         }
+        result.gainMap = try Self.renderedGainMap(of: input, by: renderer, result: result.pixelSize, options: options)
         result.sourcePixelSize = source
         return result
+    }
+
+    /// The gain map of `input` given the geometry `renderer` gave its base, at the map's own share
+    /// of the base's size; `nil` without a map, when `gm:0` drops it, or when the geometry cannot
+    /// be repeated on the map: a trim or a smart crop (found in the base's pixels, not the map's).
+    /// The map is drawn without the watermark (which changes the base's tones, not its light),
+    /// and extension and padding show no gain (``GainMap/neutralValue``).
+    static func renderedGainMap(
+        of input: ImageContainer, by renderer: ProxyRenderer, result: PixelSize, options: ProcessingOptions
+    ) throws(ImagePipeline.Error) -> GainMap? {
+        guard let map = input.gainMap, options.keepsGainMap, options.trim == nil, !input.isAnimated,
+            !renderer.geometry.cropIsSmart, !renderer.geometry.resultCropIsSmart, input.pixelSize.width > 0,
+            input.pixelSize.height > 0
+        else { return nil }
+        var mapRenderer = renderer
+        mapRenderer.watermark = nil
+        mapRenderer.background = map.neutralValue
+        // Drawn at the output's size, then shrunk to the map's share of it (at least a pixel).
+        let drawn = try mapRenderer.render(map.bitmap)
+        let share = min(
+            Double(map.bitmap.width) / Double(input.pixelSize.width), Double(map.bitmap.height) / Double(input.pixelSize.height), 1)
+        let size = PixelSize(
+            width: max(1, Int((Double(result.width) * share).rounded())), height: max(1, Int((Double(result.height) * share).rounded())))
+        let bitmap = size == PixelSize(width: drawn.width, height: drawn.height) ? drawn : Resampler.resample(drawn, to: size)
+        return GainMap(bitmap: bitmap, metadata: map.metadata)
     }
 
     /// `container` with its border trimmed when the options ask (imgproxy's `trim`, first of all
