@@ -45,10 +45,20 @@ struct DeepPNGWriter {
                 let samples = interlaced ? rows[y] : row(y)
                 precondition(samples.count == width * layout.channels)
                 raw.append(0)
-                for x in columns {
-                    for sample in samples[(x * layout.channels)..<((x + 1) * layout.channels)] {
-                        raw.append(UInt8(sample >> 8))
-                        raw.append(UInt8(sample & 0xFF))
+                let channels = layout.channels
+                let start = raw.count
+                raw += [UInt8](repeating: 0, count: columns.count * channels * 2)
+                raw.withUnsafeMutableBufferPointer { out in
+                    samples.withUnsafeBufferPointer { input in
+                        var offset = start
+                        for x in columns {
+                            for channel in 0..<channels {
+                                let sample = input[x * channels + channel]
+                                out[offset] = UInt8(truncatingIfNeeded: sample >> 8)
+                                out[offset + 1] = UInt8(truncatingIfNeeded: sample)
+                                offset += 2
+                            }
+                        }
                     }
                 }
             }
