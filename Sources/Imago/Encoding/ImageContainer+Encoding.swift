@@ -26,7 +26,7 @@ extension ImageContainer {
     /// `APP2`, PNG `iCCP`, WebP `ICCP`, AVIF `colr`), so the pixels still mean what they meant.
     ///
     /// A container with a ``gainMap`` is written as JPEG with its map (an Ultra HDR / ISO 21496-1
-    /// gain-map JPEG: MPF, `hdrgm` XMP and ISO 21496-1 metadata, ``GainMapJPEGWriter``), so HDR
+    /// gain-map JPEG: MPF, `hdrgm` XMP and ISO 21496-1 metadata, as libultrahdr writes them), so HDR
     /// displays still show its HDR rendition. The other formats cannot carry the map and get the
     /// SDR base alone, never the map applied.
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,

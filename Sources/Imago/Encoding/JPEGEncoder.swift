@@ -17,7 +17,7 @@ package struct JPEGEncoder: ImageEncoding {
     /// more time than they save bytes. Ignored by ImageIO on Apple platforms. Default: `false`.
     public var progressive: Bool
     /// Whether the JPEG has one (luma) component instead of three: how a single-channel HDR gain
-    /// map is stored (``GainMapJPEGWriter``). Baseline whatever ``progressive`` says. Linux only;
+    /// map is stored (`GainMapJPEGWriter`). Baseline whatever ``progressive`` says. Linux only;
     /// ImageIO writes three components. Default: `false`.
     package var isGrayscale = false
 
