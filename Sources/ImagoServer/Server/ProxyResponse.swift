@@ -21,28 +21,10 @@ public struct ProxyResponse: Sendable {
 
     /// `{"error": {"code": …, "message": …}}` with `status`.
     static func error(_ error: ProxyError) -> ProxyResponse {
-        let body = "{\"error\":{\"code\":\(json(error.code)),\"message\":\(json(error.message))}}"
+        let body = "{\"error\":{\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}}"
         var headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
         if let retryAfter = error.retryAfterSeconds { headers.append(("Retry-After", "\(retryAfter)")) }
         return ProxyResponse(status: error.status, headers: headers, body: Data(body.utf8))
-    }
-
-    private static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default:
-                if scalar.value < 0x20 {
-                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }
 #endif

@@ -61,12 +61,12 @@ package struct ServeLogHandler: LogHandler {
             return pairs.map { "\($0.0)=\(quotedIfNeeded($0.1))" }.joined(separator: " ")
         case .json:
             let pairs = [("time", time), ("level", imgproxyLevel(level)), ("msg", message), ("logger", label)] + fields
-            return "{" + pairs.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+            return "{" + pairs.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
         case .gcp:
             let severity = ["trace": "DEBUG", "debug": "DEBUG", "info": "INFO", "notice": "NOTICE", "warning": "WARNING",
                 "error": "ERROR", "critical": "CRITICAL"][level.rawValue] ?? "DEFAULT"
             let pairs = [("time", time), ("severity", severity), ("message", message), ("logger", label)] + fields
-            return "{" + pairs.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+            return "{" + pairs.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
         }
     }
 
@@ -85,28 +85,7 @@ package struct ServeLogHandler: LogHandler {
     /// `text` as it is when it is a bare word, else in quotes with `"`, `\` and control characters escaped.
     static func quotedIfNeeded(_ text: String) -> String {
         let bare = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "=" && $0 != "\\" }
-        return bare ? text : jsonString(text)
-    }
-
-    /// `text` as a JSON string: quotes, `\` and every control character escaped.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        return bare ? text : JSONText.quoted(text)
     }
 }
 #endif
