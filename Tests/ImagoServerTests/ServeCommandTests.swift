@@ -11,15 +11,7 @@ import Testing
 @Suite struct ServeCommandTests {
     @Test func metricsMoveToTheirOwnPortAndTheFileLimitIsRaised() async throws {
         try await withServeProcess(arguments: ["--allow-unsigned", "--metrics-port", "0"]) { serve, client in
-            let output = serve.folder.appendingPathComponent("stdout.txt")
-            var metricsPort: Int?
-            _ = await eventually(within: .seconds(30)) {
-                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                guard let range = text.range(of: "metrics on http://127.0.0.1:") else { return false }
-                metricsPort = Int(text[range.upperBound...].prefix { $0.isNumber })
-                return true
-            }
-            let port = try #require(metricsPort, "imago serve did not print its metrics port")
+            let port = try await serve.metricsPort()
             let get: (Int, String) async throws -> (status: Int, body: String, nosniff: String?) = { port, path in
                 let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1024 * 1024)

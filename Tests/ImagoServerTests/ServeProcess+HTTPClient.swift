@@ -28,4 +28,20 @@ func withServeProcess<Result>(
         throw error
     }
 }
+
+extension ServeProcess {
+    /// The port of the separate metrics listener that `imago serve` printed (`metrics on
+    /// http://127.0.0.1:PORT`), waited for up to 30 s.
+    func metricsPort(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
+        let output = folder.appendingPathComponent("stdout.txt")
+        var port: Int?
+        _ = await eventually(within: .seconds(30)) {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            guard let range = text.range(of: "metrics on http://127.0.0.1:") else { return false }
+            port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            return true
+        }
+        return try #require(port, "imago serve did not print its metrics port", sourceLocation: sourceLocation)
+    }
+}
 #endif
