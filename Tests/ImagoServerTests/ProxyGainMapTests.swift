@@ -51,6 +51,29 @@ import Testing
         }
     }
 
+    /// `wm` lays the watermark's shape over the map as no gain: an HDR display shows the mark as
+    /// in SDR, and the rest of the photograph keeps its light.
+    @Test func aWatermarkShowsAsInSDR() async throws {
+        let data = try #require(Self.fixture)
+        let mark = Bitmap(width: 24, height: 16, fill: RGBA(255, 255, 255))
+        try await ProxyOptionsTests.withProxy({ configuration in
+            configuration.watermark = try WatermarkImage.decoding(PNGEncoder().encode(mark))
+        }) { proxy, origin in
+            origin.set("/hdr.jpg", data: data, contentType: "image/jpeg")
+            let source = origin.url(for: "/hdr.jpg")
+            func map(_ options: String) async throws -> Bitmap {
+                try #require(try ImageDecoder.decode(await proxy.respond(path: ServerTests.path(options, source)).body).gainMap).bitmap
+            }
+            let plain = try await map("rs:fit:48:48/f:jpg")
+            // A 48x32 result with the 24x16 mark in its south-east corner: the 24x16 map's
+            // lower-right quarter, from (12, 8).
+            let marked = try await map("rs:fit:48:48/wm:1:soea/f:jpg")
+            #expect(plain[19, 12].r > 40, "the map brightens there without the mark")
+            #expect(marked[19, 12].r <= 8 && marked[22, 14].r <= 8, "under the mark: no gain")
+            #expect(abs(Int(marked[4, 4].r) - Int(plain[4, 4].r)) <= 4, "away from the mark: as it was")
+        }
+    }
+
     @Test func autoPrefersJPEGForAGainMapSourceAndGm0PrefersSize() async throws {
         try await Self.withGainMapSource { proxy, source in
             try #require(proxy.canWriteWebP, "this build writes WebP")

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `ImageContainer.mapBitmaps` asks it after the image is processed. A processor that does not
 /// conform drops the map: a map that no longer lines up with its base would brighten the wrong
-/// pixels, and one whose base changed tones (a colour adjustment, a watermark) would be wrong too.
+/// pixels, and one whose base changed tones (a colour adjustment) would be wrong too.
 package protocol GainMapTransforming {
     /// The map for an image this processor turned from `source` into `result` (their sizes); `nil`
     /// to drop it.
@@ -31,6 +31,24 @@ extension GainMap {
         let channels = metadata.channels
         let red = level(channels.first)
         return channels.count == 3 ? RGBA(red, level(channels[1]), level(channels[2])) : RGBA(red, red, red)
+    }
+
+    /// `mark`'s shape in the value that stands for no gain: its alpha, every colour
+    /// ``neutralValue``. Laid over the map where `mark` is laid over the base, it makes what the
+    /// mark covers show as in SDR, in proportion to its coverage: a watermark is not brightened
+    /// by the gain of the photograph under it, and the rest keeps its light.
+    package func neutralCover(of mark: Bitmap) -> Bitmap {
+        let neutral = neutralValue
+        var pixels = mark.pixels
+        var index = 0
+        while index + 3 < pixels.count {
+            pixels[index] = neutral.r
+            pixels[index + 1] = neutral.g
+            pixels[index + 2] = neutral.b
+            if mark.alphaMode == .opaque { pixels[index + 3] = 255 }
+            index += Bitmap.bytesPerPixel
+        }
+        return Bitmap(width: mark.width, height: mark.height, alphaMode: mark.alphaMode == .opaque ? .opaque : .straight, pixels: pixels)
     }
 }
 
@@ -86,6 +104,29 @@ extension ImageProcessors.GaussianBlur: GainMapTransforming {
 extension ImageProcessors.Sharpen: GainMapTransforming {
     /// The map as it is: sharpening moves no pixel.
     package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) -> GainMap? { map }
+}
+
+extension ImageProcessors.Watermark: GainMapTransforming {
+    /// The map with the watermark's shape laid over it in the value of no gain
+    /// (``GainMap/neutralCover(of:)``), at the map's scale and with the same opacity and
+    /// placement: the mark shows as in SDR on an HDR display, the rest of the photograph as before.
+    package func transformedGainMap(_ map: GainMap, source: PixelSize, result: PixelSize) throws(ImagePipeline.Error) -> GainMap? {
+        guard source.width > 0, source.height > 0 else { return nil }
+        let scaleX = Double(map.bitmap.width) / Double(source.width)
+        let scaleY = Double(map.bitmap.height) / Double(source.height)
+        // Placements are any Int a caller gave: bounded before the conversion back.
+        func scaled(_ value: Int, _ scale: Double) -> Int { Int(min(max(Double(value) * scale, -1e9), 1e9).rounded()) }
+        let size = PixelSize(width: max(1, scaled(image.width, scaleX)), height: max(1, scaled(image.height, scaleY)))
+        let mark = size == PixelSize(width: image.width, height: image.height) ? image : Resampler.resample(image, to: size)
+        let mapPlacement: Placement =
+            switch placement {
+            case .at(let x, let y): .at(x: scaled(x, scaleX), y: scaled(y, scaleY))
+            case .tiled(let x, let y): .tiled(spacingX: scaled(x, scaleX), spacingY: scaled(y, scaleY))
+            }
+        let cover = ImageProcessors.Watermark(
+            image: map.neutralCover(of: mark), opacity: opacity, placement: mapPlacement, imageIdentifier: imageIdentifier)
+        return map.replacingBitmap(try cover.process(map.bitmap))
+    }
 }
 
 extension ImageProcessors.RoundedCorners: GainMapTransforming {

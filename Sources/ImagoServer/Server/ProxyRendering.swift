@@ -52,8 +52,10 @@ struct ProxyRendering: ImageProcessing {
     /// The gain map of `input` given the geometry `renderer` gave its base, at the map's own share
     /// of the base's size; `nil` without a map, when `gm:0` drops it, or when the geometry cannot
     /// be repeated on the map: a trim or a smart crop (found in the base's pixels, not the map's).
-    /// The map is drawn without the watermark (which changes the base's tones, not its light),
-    /// and extension and padding show no gain (``GainMap/neutralValue``).
+    /// Extension, padding and what the watermark covers show no gain (``GainMap/neutralValue``):
+    /// the watermark is laid over the map too, in its shape and opacity but in the value of no
+    /// gain (``GainMap/neutralCover(of:)``), so an HDR display does not brighten the mark by the
+    /// light of the photograph under it.
     static func renderedGainMap(
         of input: ImageContainer, by renderer: ProxyRenderer, result: PixelSize, options: ProcessingOptions
     ) throws(ImagePipeline.Error) -> GainMap? {
@@ -62,7 +64,7 @@ struct ProxyRendering: ImageProcessing {
             input.pixelSize.height > 0
         else { return nil }
         var mapRenderer = renderer
-        mapRenderer.watermark = nil
+        if let mark = renderer.watermark?.image { mapRenderer.watermark?.image = map.neutralCover(of: mark) }
         mapRenderer.background = map.neutralValue
         // Drawn at the output's size, then shrunk to the map's share of it (at least a pixel).
         let drawn = try mapRenderer.render(map.bitmap)

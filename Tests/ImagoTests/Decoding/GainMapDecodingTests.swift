@@ -129,6 +129,28 @@ import Testing
         #expect(negative.neutralValue == RGBA(64, 64, 64))
     }
 
+    /// A watermark keeps the map and lays its shape over it in the value of no gain (0 for this
+    /// file's range), at the map's scale and with its opacity; the rest of the map is unchanged.
+    @Test func aWatermarkIsDrawnIntoTheMapAsNoGain() throws {
+        let container = try ImageDecoder.decode(try Self.data("ultrahdr-64x48.jpg"))  // map 16x12
+        let map = try #require(container.gainMap).bitmap
+        let mark = Bitmap(width: 16, height: 12, fill: RGBA(255, 255, 255))
+        // At the map's quarter scale the 16x12 mark at (40, 28) covers 4x3 pixels at (10, 7).
+        let under = (x: 10..<14, y: 7..<10)
+        #expect(under.x.contains { x in map[x, 8].r > 16 }, "the map brightens under the mark")
+        let marked = try #require(try ImageProcessors.Watermark(image: mark, placement: .at(x: 40, y: 28)).process(container).gainMap)
+        #expect(marked.pixelSize == PixelSize(width: 16, height: 12))
+        for y in 0..<12 {
+            for x in 0..<16 {
+                let inside = under.x.contains(x) && under.y.contains(y)
+                #expect(marked.bitmap[x, y] == (inside ? RGBA(0, 0, 0) : map[x, y]), "\(x),\(y)")
+            }
+        }
+        let half = try #require(
+            try ImageProcessors.Watermark(image: mark, opacity: 0.5, placement: .at(x: 40, y: 28)).process(container).gainMap)
+        #expect(abs(Int(half.bitmap[12, 8].r) - Int(map[12, 8].r) / 2) <= 1, "half the gain's encoding at half opacity")
+    }
+
     /// Blur keeps the map as it is; a processor that does not say what it does to a map (padding,
     /// a custom one) drops it.
     @Test func toneChangingOrUnknownProcessorsDropTheMap() throws {
