@@ -6,7 +6,7 @@ import Imago
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show an image's format, size, frames, orientation, colour model, bit depth and colour profile.",
+        abstract: "Show an image's format, size, frames, orientation, colour model, bit depth, colour profile and HDR gain map.",
         discussion: """
             Reads the header and container structure only (PNG chunks, JPEG frame header, GIF \
             blocks, WebP chunks, HEIF/AVIF boxes); no pixel is decoded. A figure the file does not \
@@ -55,6 +55,17 @@ struct InspectCommand: AsyncParsableCommand {
                         ])
                     } ?? .null,
                     "color_problem": details.colorProblem.map(JSONValue.string) ?? .null,
+                    "gain_map": details.gainMap.map { map in
+                        .object([
+                            "width": .int(map.pixelSize.width), "height": .int(map.pixelSize.height),
+                            "headroom_stops": .double(map.metadata.alternateHeadroom),
+                            "base_headroom_stops": .double(map.metadata.baseHeadroom),
+                            "maximum_content_boost": .double(map.metadata.maximumContentBoost),
+                            "channels": .int(map.metadata.channels.count),
+                            "metadata": .array(map.metadata.sources.map(\.rawValue).sorted().map(JSONValue.string)),
+                        ])
+                    } ?? .null,
+                    "gain_map_problem": details.gainMapProblem.map(JSONValue.string) ?? .null,
                 ]).encoded())
             return
         }
@@ -69,6 +80,7 @@ struct InspectCommand: AsyncParsableCommand {
             ("bit depth", details.bitDepth.map { "\($0) bits per \(details.colorModel == "indexed" ? "index" : "channel")" } ?? notStated),
             ("alpha", details.hasAlpha.map { $0 ? "yes" : "no" } ?? notStated),
             ("profile", Self.describeColor(details)),
+            ("gain map", Self.describeGainMap(details)),
             ("bytes", ByteCount.format(data.count)),
         ]
         for (name, value) in rows { print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
@@ -103,6 +115,18 @@ struct InspectCommand: AsyncParsableCommand {
             return declaration == "sRGB chunk" ? "sRGB (sRGB chunk)" : "\(declaration), converted to sRGB when decoded"
         }
         return "none (sRGB)"
+    }
+
+    /// `16 x 12 pixels, headroom 5.62 stops, up to 49.18x brighter (hdrgm XMP, ISO 21496-1)`, or
+    /// why a declared map is not used, or `none`.
+    static func describeGainMap(_ details: ImageHeader.Details) -> String {
+        if let problem = details.gainMapProblem { return "unusable, the SDR base is shown: \(problem)" }
+        guard let map = details.gainMap else { return "none" }
+        let metadata = map.metadata
+        let sources = metadata.sources.map(\.rawValue).sorted().joined(separator: ", ")
+        let headroom = String(format: "%.2f", metadata.alternateHeadroom)
+        let boost = String(format: "%.2f", metadata.maximumContentBoost)
+        return "\(map.pixelSize.width) x \(map.pixelSize.height) pixels, headroom \(headroom) stops, up to \(boost)x brighter (\(sources))"
     }
 
     static func orientationName(_ value: Int) -> String {

@@ -30,6 +30,20 @@ extension ImageHeader {
         public var colorDeclaration: String?
         /// Why a declared profile cannot be used (it is then read as sRGB), when one cannot.
         public var colorProblem: String?
+        /// The HDR gain map the file carries (a JPEG's MPF image with ISO 21496-1 or `hdrgm`
+        /// metadata), found without decoding it; nil without one.
+        public var gainMap: GainMapDetails?
+        /// Why a gain map the file declares cannot be used (the base then decodes alone), when
+        /// one cannot.
+        public var gainMapProblem: String?
+
+        /// A gain map found by ``ImageHeader/details(_:)``.
+        public struct GainMapDetails: Sendable, Hashable {
+            /// The map's size, as its own header declares it.
+            public var pixelSize: PixelSize
+            /// How its values become gains, and where that was read from.
+            public var metadata: GainMap.Metadata
+        }
     }
 
     /// Reads the details of `data`; nil when ``probe(_:)`` finds no header. Never traps on any
@@ -48,7 +62,26 @@ extension ImageHeader {
         default: break
         }
         readColor(data, into: &details)
+        if header.format == .jpeg { readGainMap(data, into: &details) }
         return details
+    }
+
+    /// The gain map's metadata and its own JPEG header's size (``JPEGGainMapReader``, bounded).
+    private static func readGainMap(_ data: Data, into details: inout Details) {
+        switch JPEGGainMapReader.read(data) {
+        case .none:
+            break
+        case .found(let found):
+            // The reader's ranges lie within the bytes, counted from their first.
+            let start = data.startIndex
+            if let map = probe(data.subdata(in: (start + found.range.lowerBound)..<(start + found.range.upperBound))), map.format == .jpeg {
+                details.gainMap = Details.GainMapDetails(pixelSize: PixelSize(width: map.width, height: map.height), metadata: found.metadata)
+            } else {
+                details.gainMapProblem = "the gain map's image has no readable JPEG header"
+            }
+        case .ignored(let problem):
+            details.gainMapProblem = problem.description
+        }
     }
 
     private static func readColor(_ data: Data, into details: inout Details) {

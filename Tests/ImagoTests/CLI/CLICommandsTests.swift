@@ -308,6 +308,22 @@ extension CLITests {
             }
         }
 
+        @Test func inspectShowsTheGainMap() async throws {
+            try await withCLISandbox { sandbox in
+                let path = Fixture.folder.appendingPathComponent("gainmap/ultrahdr-96x64.jpg").path
+                let text = try await sandbox.imago(["inspect", path])
+                #expect(text.exited(with: 0), "\(text.errorOutput)")
+                #expect(text.output.contains("gain map    48 x 32 pixels, headroom "), "\(text.output)")
+                #expect(text.output.contains("ISO 21496-1"), "\(text.output)")
+                let json = try sandbox.jsonObject(try await sandbox.imago(["inspect", "--json", path]))
+                let map = try #require(json["gain_map"]?.object, "\(json)")
+                #expect(map["width"]?.int == 48 && map["height"]?.int == 32)
+                #expect((map["headroom_stops"]?.number ?? 0) > 1, "\(map)")
+                let plain = try sandbox.jsonObject(try await sandbox.imago(["inspect", "--json", Fixture.folder.appendingPathComponent("jpeg-baseline.jpg").path]))
+                #expect(plain["gain_map"] == .null, "\(plain)")
+            }
+        }
+
         @Test func inspectReadsAURLAndNamesWhatItCannotRead() async throws {
             try await withCLISandbox { sandbox in
                 try await withTestServer { server in

@@ -51,6 +51,10 @@ import Testing
         let map = try #require(container.gainMap)
         #expect(map.pixelSize == PixelSize(width: reference.gainmapWidth, height: reference.gainmapHeight))
         #expect(map.metadata.sources == [source])
+        // The header's details find the same map without decoding it.
+        let details = try #require(ImageHeader.details(try Self.data(file)))
+        #expect(details.gainMap == ImageHeader.Details.GainMapDetails(pixelSize: map.pixelSize, metadata: map.metadata))
+        #expect(details.gainMapProblem == nil)
         #expect(map.metadata.usesBaseColorSpace == (reference.usesBaseColorSpace != 0))
         #expect(!map.metadata.baseRenditionIsHDR)
         // libvips reports boosts and capacities linear; the files store log2.

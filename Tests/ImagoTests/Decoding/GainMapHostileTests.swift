@@ -80,6 +80,9 @@ import Testing
             let reasons = container.repairs.compactMap { if case .ignoredGainMap(let reason) = $0.kind { reason } else { nil } }
             #expect(reasons.count == 1 && reasons.allSatisfy { $0.contains(reason) }, Comment(rawValue: "\(name): \(container.repairs)"))
         }
+        // The header's details say the same, without decoding.
+        let details = try #require(ImageHeader.details(data))
+        #expect(details.gainMap == nil && details.gainMapProblem?.contains(reason) == true, "\(name): \(String(describing: details.gainMapProblem))")
     }
 
     @Test func anUnreadableXMPValueIsNamed() throws {
@@ -97,6 +100,8 @@ import Testing
         #expect(container.gainMap == nil)
         #expect(container.repairs.isEmpty)
         #expect(JPEGGainMapReader.read(try Fixture.named("jpeg-progressive").data()) == .none)
+        let details = try #require(ImageHeader.details(try Fixture.named("jpeg-baseline").data()))
+        #expect(details.gainMap == nil && details.gainMapProblem == nil)
     }
 
     /// Elements instead of attributes, three channels as `rdf:Seq`, another prefix, an HDR base.
