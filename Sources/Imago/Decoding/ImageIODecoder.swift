@@ -14,8 +14,10 @@ import AppKit
 /// space (ImageIO reads ICC profiles and CICP tags). With ``ColorProfileHandling/convertToSRGB``
 /// a frame in another space is drawn into an sRGB bitmap (CoreGraphics converts through the
 /// profile, at the decoded size); with ``ColorProfileHandling/keep`` it keeps its space, which
-/// UIKit and AppKit honour when they display it. The profile is reported either way. Kept trivial
-/// because it cannot be compiled on Linux, where the project is tested.
+/// UIKit and AppKit honour when they display it. The profile is reported either way. A JPEG's HDR
+/// gain map is found and checked by the shared ``JPEGGainMapReader`` (as on Linux) and only its
+/// pixels are decoded here. Kept trivial because it cannot be compiled on Linux, where the project
+/// is tested.
 struct ImageIODecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { true }
 
@@ -63,7 +65,70 @@ struct ImageIODecoder: ImageDecoding {
         var container = ImageContainer(image: frames[0].image, format: context.format, frames: frames.count > 1 ? frames : [])
         container.colorProfile = profile
         container.colorProfileHandling = profile != nil ? context.colorProfileHandling : .convertToSRGB
+        if context.format == .jpeg {
+            // The map at the base's share of its declared size (ImageIO decodes to the size asked).
+            let decoded = container.pixelSize
+            JPEGGainMapReader.attach(from: data, to: &container) { mapData, base, map in
+                let share = Double(max(decoded.width, decoded.height)) / Double(max(base.width, base.height, 1))
+                let longerSide = max(1, Int((Double(max(map.width, map.height)) * min(share, 1)).rounded(.up)))
+                return Self.decodeGainMap(mapData, longerSide: longerSide)
+            }
+        }
         return container
+    }
+
+    /// A gain map's JPEG decoded by ImageIO at `longerSide`, unturned (the map has no orientation
+    /// of its own; the caller applies the base's).
+    private static func decodeGainMap(_ data: Data, longerSide: Int) -> Result<Bitmap, GainMapProblem> {
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil), CGImageSourceGetCount(source) > 0,
+            CGImageSourceGetStatusAtIndex(source, 0) == .statusComplete
+        else { return .failure(GainMapProblem("ImageIO reports the gain map image incomplete")) }
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: longerSide,
+        ]
+        guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+            return .failure(GainMapProblem("ImageIO could not decode the gain map image"))
+        }
+        guard let bitmap = storedValues(of: image) else {
+            return .failure(GainMapProblem("CoreGraphics could not read the gain map's values"))
+        }
+        return .success(bitmap)
+    }
+
+    /// `image`'s values as stored, as opaque RGBA (a one-channel map in all three): drawn into a
+    /// context of its own colour space, so CoreGraphics converts nothing.
+    private static func storedValues(of image: CGImage) -> Bitmap? {
+        let (width, height) = (image.width, image.height)
+        guard width > 0, height > 0, let space = image.colorSpace, space.model == .monochrome || space.model == .rgb else { return nil }
+        let gray = space.model == .monochrome
+        let components = gray ? 1 : Bitmap.bytesPerPixel
+        var values = [UInt8](repeating: 0, count: width * height * components)
+        let drawn = values.withUnsafeMutableBytes { buffer -> Bool in
+            guard
+                let context = CGContext(
+                    data: buffer.baseAddress, width: width, height: height, bitsPerComponent: 8, bytesPerRow: width * components,
+                    space: space, bitmapInfo: gray ? CGImageAlphaInfo.none.rawValue : CGImageAlphaInfo.noneSkipLast.rawValue)
+            else { return false }
+            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+            return true
+        }
+        guard drawn else { return nil }
+        var pixels = [UInt8](repeating: 255, count: width * height * Bitmap.bytesPerPixel)
+        for index in 0..<(width * height) {
+            let pixel = index * Bitmap.bytesPerPixel
+            if gray {
+                pixels[pixel] = values[index]
+                pixels[pixel + 1] = values[index]
+                pixels[pixel + 2] = values[index]
+            } else {
+                pixels[pixel] = values[pixel]
+                pixels[pixel + 1] = values[pixel + 1]
+                pixels[pixel + 2] = values[pixel + 2]
+            }
+        }
+        return Bitmap(width: width, height: height, alphaMode: .opaque, pixels: pixels)
     }
 
     /// A preview of a progressive JPEG from its first bytes (they end where a scan ends), through
