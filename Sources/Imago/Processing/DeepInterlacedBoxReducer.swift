@@ -12,9 +12,8 @@ final class DeepInterlacedBoxReducer {
     let shape: BoxReduction
 
     private let sums: UnsafeMutablePointer<UInt64>
-    /// Rows of each pass added so far (they arrive in order).
-    private var passRowsAdded = [Int](repeating: 0, count: 7)
-    private var pixelsAdded = 0
+    /// The rows of each pass added so far.
+    private var progress: Adam7Progress
 
     /// - Precondition: as ``BoxReduction/init(sourceWidth:sourceHeight:factor:alphaMode:channels:)``,
     ///   with `factor` above 1.
@@ -22,6 +21,7 @@ final class DeepInterlacedBoxReducer {
         precondition(factor > 1)
         shape = BoxReduction(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, factor: factor, alphaMode: alphaMode, channels: channels)
+        progress = Adam7Progress(shape)
         let count = shape.width * shape.height * 4
         sums = .allocate(capacity: count)
         sums.initialize(repeating: 0, count: count)
@@ -33,18 +33,13 @@ final class DeepInterlacedBoxReducer {
     var allocatedBytes: Int { shape.width * shape.height * (32 + shape.channels * 2 + Bitmap.bytesPerPixel) }
 
     /// Whether every pixel of the source was added.
-    var isComplete: Bool { pixelsAdded == shape.sourceWidth * shape.sourceHeight }
+    var isComplete: Bool { progress.isComplete }
 
     /// Adds row `passRow` of `pass` (0–6): `columns` pixels of `channels` big-endian samples. Rows
     /// of a pass must come in order; a row out of range is ignored.
     func add(row: UnsafeRawPointer, pass: Int, passRow: Int, columns: Int) {
-        guard (0..<7).contains(pass) else { return }
-        let layout = InterlacedBoxReducer.passes[pass]
-        let y = layout.row + passRow * layout.rowStep
-        guard y < shape.sourceHeight, passRow == passRowsAdded[pass] else { return }
-        let count = min(columns, (shape.sourceWidth - layout.column + layout.columnStep - 1) / layout.columnStep)
-        passRowsAdded[pass] = passRow + 1
-        pixelsAdded += count
+        guard let layout = progress.add(pass: pass, passRow: passRow, columns: columns) else { return }
+        let (y, count) = (layout.y, layout.count)
         let channels = shape.channels
         let weighted = shape.alphaMode == .straight
         let line = sums + (y / shape.factor) * shape.width * 4
@@ -63,7 +58,7 @@ final class DeepInterlacedBoxReducer {
     /// The block averages converted through `transform` (built for ``ColorTransform/Layout/rgb16BE``
     /// when `channels` is 3, ``ColorTransform/Layout/rgba16BE`` when 4) into an RGBA8 bitmap.
     func finish(through transform: ColorTransform) -> Bitmap {
-        let (columnCounts, rowCounts) = InterlacedBoxReducer.blockCounts(shape, passRowsAdded: passRowsAdded)
+        let (columnCounts, rowCounts) = progress.blockCounts()
         let width = shape.width, height = shape.height, channels = shape.channels
         let weighted = shape.alphaMode == .straight
         var averages = [UInt16](repeating: 0, count: width * height * channels)

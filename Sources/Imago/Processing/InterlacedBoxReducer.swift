@@ -12,17 +12,11 @@ final class InterlacedBoxReducer {
     /// The source, the factor and the reduced size.
     let shape: BoxReduction
 
-    /// Adam7: first column, column step, first row, row step of each pass.
-    static let passes: [(column: Int, columnStep: Int, row: Int, rowStep: Int)] = [
-        (0, 8, 0, 8), (4, 8, 0, 8), (0, 4, 4, 8), (2, 4, 0, 4), (0, 2, 2, 4), (1, 2, 0, 2), (0, 1, 1, 2),
-    ]
-
     /// Per output pixel: R, G, B (alpha-weighted for straight alpha) and A sums; nil at factor 1.
     private let sums: UnsafeMutablePointer<UInt32>?
     private let output: UnsafeMutablePointer<UInt8>
-    /// Rows of each pass added so far (they arrive in order).
-    private var passRowsAdded = [Int](repeating: 0, count: 7)
-    private var pixelsAdded = 0
+    /// The rows of each pass added so far.
+    private var progress: Adam7Progress
 
     /// The bytes this reducer allocates.
     var allocatedBytes: Int { shape.width * shape.height * (Bitmap.bytesPerPixel + (sums == nil ? 0 : 16)) }
@@ -31,6 +25,7 @@ final class InterlacedBoxReducer {
     init(sourceWidth: Int, sourceHeight: Int, factor: Int, alphaMode: Bitmap.AlphaMode, channels: Int = 4) {
         shape = BoxReduction(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, factor: factor, alphaMode: alphaMode, channels: channels)
+        progress = Adam7Progress(shape)
         let count = shape.width * shape.height * 4
         output = .allocate(capacity: count)
         output.initialize(repeating: 0, count: count)
@@ -51,13 +46,8 @@ final class InterlacedBoxReducer {
     /// Adds row `passRow` of `pass` (0–6): `columns` pixels of `channels` bytes. Rows of a pass
     /// must come in order; a row out of range is ignored.
     func add(row: UnsafePointer<UInt8>, pass: Int, passRow: Int, columns: Int) {
-        guard (0..<7).contains(pass) else { return }
-        let layout = Self.passes[pass]
-        let y = layout.row + passRow * layout.rowStep
-        guard y < shape.sourceHeight, passRow == passRowsAdded[pass] else { return }
-        let count = min(columns, (shape.sourceWidth - layout.column + layout.columnStep - 1) / layout.columnStep)
-        passRowsAdded[pass] = passRow + 1
-        pixelsAdded += count
+        guard let layout = progress.add(pass: pass, passRow: passRow, columns: columns) else { return }
+        let (y, count) = (layout.y, layout.count)
         let channels = shape.channels
         let weighted = shape.alphaMode == .straight
         guard let sums else {
@@ -90,33 +80,14 @@ final class InterlacedBoxReducer {
         }
     }
 
-    /// Per pass: how many of its columns fall in each output column, and how many of its rows
-    /// (those added) in each output row; a block's pixel count is the sum over the passes of their
-    /// products.
-    static func blockCounts(_ shape: BoxReduction, passRowsAdded: [Int]) -> (columns: [[UInt32]], rows: [[UInt32]]) {
-        var columnCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.width), count: 7)
-        var rowCounts = [[UInt32]](repeating: [UInt32](repeating: 0, count: shape.height), count: 7)
-        for (pass, layout) in passes.enumerated() {
-            var x = layout.column
-            while x < shape.sourceWidth {
-                columnCounts[pass][x / shape.factor] += 1
-                x += layout.columnStep
-            }
-            for passRow in 0..<passRowsAdded[pass] {
-                rowCounts[pass][(layout.row + passRow * layout.rowStep) / shape.factor] += 1
-            }
-        }
-        return (columnCounts, rowCounts)
-    }
-
     /// Whether every pixel of the source was added.
-    var isComplete: Bool { pixelsAdded == shape.sourceWidth * shape.sourceHeight }
+    var isComplete: Bool { progress.isComplete }
 
     /// The reduced bitmap; pixels or blocks that got no source pixel are transparent black.
     func finish() -> Bitmap {
         let mode: Bitmap.AlphaMode = !isComplete && shape.alphaMode == .opaque ? .straight : shape.alphaMode
         if let sums {
-            let (columnCounts, rowCounts) = Self.blockCounts(shape, passRowsAdded: passRowsAdded)
+            let (columnCounts, rowCounts) = progress.blockCounts()
             let weighted = shape.alphaMode == .straight
             for y in 0..<shape.height {
                 for x in 0..<shape.width {

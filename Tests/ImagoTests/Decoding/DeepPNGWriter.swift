@@ -37,7 +37,7 @@ struct DeepPNGWriter {
         var raw = [UInt8]()
         raw.reserveCapacity(height * (1 + width * layout.channels * 2))
         let rows = interlaced ? (0..<height).map(row) : []
-        let passes = interlaced ? InterlacedBoxReducer.passes : [(column: 0, columnStep: 1, row: 0, rowStep: 1)]
+        let passes = interlaced ? Adam7Progress.passes : [(column: 0, columnStep: 1, row: 0, rowStep: 1)]
         for pass in passes {
             let columns = Array(stride(from: pass.column, to: width, by: pass.columnStep))
             guard !columns.isEmpty else { continue }

@@ -26,7 +26,7 @@ struct PNGBuilder {
         let width = bitmap.width, height = bitmap.height
         var rows: [[UInt8]] = []
         let passes: [(column: Int, columnStep: Int, row: Int, rowStep: Int)] =
-            interlaced ? InterlacedBoxReducer.passes : [(column: 0, columnStep: 1, row: 0, rowStep: 1)]
+            interlaced ? Adam7Progress.passes : [(column: 0, columnStep: 1, row: 0, rowStep: 1)]
         for pass in passes {
             let columns = Array(stride(from: pass.column, to: width, by: pass.columnStep))
             guard !columns.isEmpty else { continue }
