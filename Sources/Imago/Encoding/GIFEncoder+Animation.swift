@@ -19,18 +19,10 @@ extension GIFEncoder {
     package func encodeAnimation(
         _ frames: [(bitmap: Bitmap, duration: Duration)], loopCount: Int
     ) throws(ImagePipeline.Error) -> Data {
-        guard let first = frames.first?.bitmap else { throw failure("an animation needs at least one frame") }
-        try checkNotEmpty(first)
-        let (width, height) = (first.width, first.height)
-        guard width <= 65_535, height <= 65_535 else {
-            throw failure("GIF stores at most 65535 pixels a side; the canvas is \(width)x\(height)")
-        }
+        let (width, height) = try animationCanvas(frames, maximumSide: 65_535)
         var indexed: [[UInt8]] = []
         var hasTransparency = false
-        for (index, frame) in frames.enumerated() {
-            guard frame.bitmap.width == width, frame.bitmap.height == height else {
-                throw failure("frame \(index + 1) is \(frame.bitmap.width)x\(frame.bitmap.height), the canvas \(width)x\(height)")
-            }
+        for frame in frames {
             let (indices, transparent) = Self.indexed(frame.bitmap)
             indexed.append(indices)
             hasTransparency = hasTransparency || transparent

@@ -32,6 +32,24 @@ extension ImageEncoding {
             throw failure("a \(image.width)x\(image.height) bitmap has no pixels to encode")
         }
     }
+
+    /// The canvas of an animation's `frames`: the first frame's size, refused when there is no
+    /// frame, when it has no pixels, when a side passes `maximumSide` (the format's limit) or when
+    /// a frame has another size.
+    func animationCanvas(
+        _ frames: [(bitmap: Bitmap, duration: Duration)], maximumSide: Int
+    ) throws(ImagePipeline.Error) -> (width: Int, height: Int) {
+        guard let first = frames.first?.bitmap else { throw failure("an animation needs at least one frame") }
+        try checkNotEmpty(first)
+        let (width, height) = (first.width, first.height)
+        guard width <= maximumSide, height <= maximumSide else {
+            throw failure("a \(width)x\(height) canvas is too large for \(format) (\(maximumSide) pixels a side)")
+        }
+        for (index, frame) in frames.enumerated() where frame.bitmap.width != width || frame.bitmap.height != height {
+            throw failure("frame \(index + 1) is \(frame.bitmap.width)x\(frame.bitmap.height), the canvas \(width)x\(height)")
+        }
+        return (width, height)
+    }
 }
 
 extension Bitmap {

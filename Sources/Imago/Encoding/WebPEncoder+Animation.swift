@@ -13,12 +13,7 @@ extension WebPEncoder {
     package func encodeAnimation(
         _ frames: [(bitmap: Bitmap, duration: Duration)], loopCount: Int
     ) throws(ImagePipeline.Error) -> Data {
-        guard let first = frames.first?.bitmap else { throw failure("an animation needs at least one frame") }
-        try checkNotEmpty(first)
-        let (width, height) = (first.width, first.height)
-        guard width <= 16_383, height <= 16_383 else {
-            throw failure("a \(width)x\(height) canvas is too large for WebP (16,383 pixels a side)")
-        }
+        let (width, height) = try animationCanvas(frames, maximumSide: 16_383)
         var message = [CChar](repeating: 0, count: 256)
         func text() -> String { message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
         let quality = isLossless ? 75 : Int32((quality * 100).rounded())
@@ -28,10 +23,7 @@ extension WebPEncoder {
         else { throw failure("libwebpmux: \(text())") }
         defer { imago_webp_animation_encoder_destroy(encoder) }
         var timestamp = 0
-        for (index, frame) in frames.enumerated() {
-            guard frame.bitmap.width == width, frame.bitmap.height == height else {
-                throw failure("frame \(index + 1) is \(frame.bitmap.width)x\(frame.bitmap.height), the canvas \(width)x\(height)")
-            }
+        for frame in frames {
             let pixels = frame.bitmap.straightAlphaPixels
             let status = imago_webp_animation_encoder_add(
                 encoder, pixels, frame.bitmap.bytesPerRow, Int32(clamping: timestamp), &message)

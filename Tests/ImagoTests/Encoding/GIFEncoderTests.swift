@@ -94,4 +94,36 @@ import Testing
     @Test func refusesWhatGIFCannotHold() {
         #expect(throws: ImagePipeline.Error.self) { try GIFEncoder().encode(Bitmap(width: 0, height: 0, alphaMode: .opaque, pixels: [])) }
     }
+
+    /// An animation with no frame, an empty frame, frames of two sizes or a canvas past the
+    /// format's side is refused with what is wrong, by the GIF and (on Linux) the WebP encoder.
+    @Test func animationsRefuseWhatTheirFormatCannotHold() throws {
+        let small = Bitmap(width: 4, height: 3, fill: RGBA(0, 0, 0))
+        let cases: [(frames: [Bitmap], reason: String)] = [
+            ([], "an animation needs at least one frame"),
+            ([Bitmap(width: 0, height: 3, alphaMode: .opaque, pixels: [])], "has no pixels"),
+            ([small, Bitmap(width: 3, height: 4, fill: RGBA(0, 0, 0))], "frame 2 is 3x4, the canvas 4x3"),
+        ]
+        func reason(_ encode: () throws(ImagePipeline.Error) -> Data) -> String? {
+            do throws(ImagePipeline.Error) {
+                _ = try encode()
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        for (frames, expected) in cases {
+            let timed = frames.map { (bitmap: $0, duration: Duration.milliseconds(100)) }
+            #expect(reason { () throws(ImagePipeline.Error) in try GIFEncoder().encodeAnimation(timed, loopCount: 0) }?.contains(expected) == true)
+            #if os(Linux)
+            #expect(reason { () throws(ImagePipeline.Error) in try WebPEncoder().encodeAnimation(timed, loopCount: 0) }?.contains(expected) == true)
+            #endif
+        }
+        // WebP's limit is 16,383 pixels a side (GIF's 65,535 is past any bitmap a test can make).
+        #if os(Linux)
+        let wide = [(bitmap: Bitmap(width: 16_384, height: 1, fill: RGBA(0, 0, 0)), duration: Duration.milliseconds(100))]
+        #expect(reason { () throws(ImagePipeline.Error) in try WebPEncoder().encodeAnimation(wide, loopCount: 0) }?.contains("16384x1 canvas is too large for") == true)
+        #endif
+        #expect(reason { () throws(ImagePipeline.Error) in try GIFEncoder().encodeAnimation([(small, .milliseconds(100))], loopCount: 0) } == nil)
+    }
 }
