@@ -153,3 +153,32 @@ struct Machine: Sendable {
         return "\(best.1) at \(best.0)"
     }
 }
+
+/// CPU seconds (user + system) of this process, every thread, or of its waited-for children.
+func cpuSeconds(children: Bool) -> Double {
+    let usage = resourceUsage(children: children)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// CPU seconds of the whole process while `body` runs: work the pipeline or a library hands to
+/// other threads counts too.
+func processCPUTime(_ body: () async throws -> Void) async rethrows -> Double {
+    let before = cpuSeconds(children: false)
+    try await body()
+    return cpuSeconds(children: false) - before
+}
+
+/// CPU seconds of the whole process while `body` runs (synchronous work).
+func processCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    let before = cpuSeconds(children: false)
+    try body()
+    return cpuSeconds(children: false) - before
+}
+
+/// CPU seconds of the child processes `body` runs and waits for.
+func childrenCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    let before = cpuSeconds(children: true)
+    try body()
+    return cpuSeconds(children: true) - before
+}

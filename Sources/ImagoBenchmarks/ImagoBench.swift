@@ -171,6 +171,13 @@ struct BenchmarkGroup: Sendable {
             context in
             try await ColorProfileBenchmark.run(context)
         },
+        BenchmarkGroup(name: "gain-map", summary: "a 12 MP gain-map JPEG to a 256 thumbnail (and back to JPEG) beside the same JPEG without the map") {
+            context in
+            try await GainMapBenchmark.run(context)
+        },
+        BenchmarkGroup(name: "jxl-decode", summary: "12 MP lossy JPEG XL decode beside djxl, single-threaded, CPU") { context in
+            try JXLDecodeBenchmark.run(context)
+        },
         BenchmarkGroup(name: "thumbnails", summary: "thumbnails of whole files beside libvips and Pillow, child processes") {
             context in
             try ThumbnailBenchmark.run(context)
