@@ -2,6 +2,7 @@
 #if defined(__linux__) /* Apple platforms decode with ImageIO; Xcode still builds this target. */
 #include "requirements.h"
 #include "CImagoWebP.h"
+#include "copy_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,18 +232,10 @@ int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t strid
         WebPMemoryWriterClear(&writer);
         return IMAGO_WEBP_FAILED;
     }
-    /* The writer's buffer belongs to WebPFree; hand Swift a malloc'ed copy for imago_free. */
-    uint8_t *buffer = malloc(writer.size > 0 ? writer.size : 1);
-    if (!buffer) {
-        snprintf(message, 160, "out of memory for %zu bytes", writer.size);
-        WebPMemoryWriterClear(&writer);
-        return IMAGO_WEBP_FAILED;
-    }
-    memcpy(buffer, writer.mem, writer.size);
-    *output = buffer;
-    *output_size = writer.size;
+    /* The writer's buffer belongs to WebPFree; Swift gets a malloc'ed copy for imago_free. */
+    int copied = imago_copy_out(writer.mem, writer.size, output, output_size, message);
     WebPMemoryWriterClear(&writer);
-    return IMAGO_WEBP_OK;
+    return copied ? IMAGO_WEBP_OK : IMAGO_WEBP_FAILED;
 }
 
 #endif

@@ -2,6 +2,7 @@
 #if defined(__linux__) /* Apple platforms encode with ImageIO; Xcode still builds this target. */
 #include "requirements.h"
 #include "CImagoWebP.h"
+#include "copy_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,18 +98,10 @@ int imago_webp_animation_encoder_finish(imago_webp_animation_encoder *encoder, i
         WebPDataClear(&data);
         return IMAGO_WEBP_FAILED;
     }
-    /* The data belongs to WebPFree; hand Swift a malloc'ed copy for imago_free. */
-    uint8_t *buffer = malloc(data.size > 0 ? data.size : 1);
-    if (!buffer) {
-        snprintf(message, 160, "out of memory for %zu bytes", data.size);
-        WebPDataClear(&data);
-        return IMAGO_WEBP_FAILED;
-    }
-    memcpy(buffer, data.bytes, data.size);
-    *output = buffer;
-    *output_size = data.size;
+    /* The data belongs to WebPFree; Swift gets a malloc'ed copy for imago_free. */
+    int copied = imago_copy_out(data.bytes, data.size, output, output_size, message);
     WebPDataClear(&data);
-    return IMAGO_WEBP_OK;
+    return copied ? IMAGO_WEBP_OK : IMAGO_WEBP_FAILED;
 }
 
 void imago_webp_animation_encoder_destroy(imago_webp_animation_encoder *encoder) {
