@@ -46,8 +46,8 @@ enum CodecBenchmark {
             // time on a 1x1 file: the decode without process start-up. CPU time, because wall-clock
             // differences of two process launches proved too noisy on a loaded machine.
             let djpegRun: () throws -> Double = {
-                let full = try childCPUTime { try run(djpeg!, scale + ["-outfile", "/dev/null", jpegPath.path]) }
-                let startup = try childCPUTime { try run(djpeg!, scale + ["-outfile", "/dev/null", tinyPath.path]) }
+                let full = try childrenCPUTime { try runTool(djpeg!, scale + ["-outfile", "/dev/null", jpegPath.path]) }
+                let startup = try childrenCPUTime { try runTool(djpeg!, scale + ["-outfile", "/dev/null", tinyPath.path]) }
                 return (full - startup) * 1000
             }
             // Pillow's CPU time (time.process_time) around open + load, inside the worker.
@@ -122,30 +122,5 @@ enum CodecBenchmark {
                 higherIsBetter: false, ours: m[0], baselineName: "Pillow resize(LANCZOS), same RGBA pixels",
                 baseline: m[1], repetitions: repetitions)
         ]
-    }
-
-    /// CPU seconds (user + system) used by the child processes `body` runs and waits for.
-    private static func childCPUTime(_ body: () throws -> Void) rethrows -> Double {
-        func total() -> Double {
-            let usage = resourceUsage(children: true)
-            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        }
-        let before = total()
-        try body()
-        return total() - before
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonWorker.WorkerError(message: "\(executable) exited with \(process.terminationStatus)")
-        }
     }
 }

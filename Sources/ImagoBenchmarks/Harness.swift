@@ -182,3 +182,17 @@ func childrenCPUTime(_ body: () throws -> Void) rethrows -> Double {
     try body()
     return cpuSeconds(children: true) - before
 }
+
+/// Runs a tool (djpeg, djxl…) to its end with its output discarded; throws when it fails.
+func runTool(_ executable: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw PythonWorker.WorkerError(message: "\(executable) exited with \(process.terminationStatus)")
+    }
+}

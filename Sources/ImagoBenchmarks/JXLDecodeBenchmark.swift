@@ -43,8 +43,8 @@ enum JXLDecodeBenchmark {
         func djxlRun(threads: Int) -> () throws -> Double {
             {
                 let arguments = ["--num_threads=\(threads)", "--quiet"]
-                let full = try childrenCPUTime { try run(djxl, [file.path, sink.path] + arguments) }
-                let startup = try childrenCPUTime { try run(djxl, [tiny.path, sink.path] + arguments) }
+                let full = try childrenCPUTime { try runTool(djxl, [file.path, sink.path] + arguments) }
+                let startup = try childrenCPUTime { try runTool(djxl, [tiny.path, sink.path] + arguments) }
                 return (full - startup) * 1000
             }
         }
@@ -70,18 +70,5 @@ enum JXLDecodeBenchmark {
                     baseline: m[1], extra: [("djxl, default threads, CPU", m[2])], repetitions: context.repetitions))
         }
         return figures
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonWorker.WorkerError(message: "\(executable) exited with \(process.terminationStatus)")
-        }
     }
 }
