@@ -8,7 +8,8 @@ import ImagoTestSupport
 ///   map is found, decoded at the base's DCT scale and thumbnailed beside it;
 /// - the same, then `encoded(as: .jpeg)`, which writes the map back (MPF, `hdrgm` XMP, ISO 21496-1).
 ///
-/// The files are made in the run. Ours: the benchmarks' generated 4032x3024 picture as the base, and
+/// The files are made in the run. Ours: the benchmarks' generated 4032x3024 picture (or the JPEG
+/// photograph `IMAGO_BENCH_PHOTO` names) as the base, and
 /// a single-channel map of a quarter of each side (1008x756, as Android cameras write it) derived
 /// from the base's luminance, written by `GainMapJPEGWriter` with a content boost of 4 (2 stops),
 /// gamma 1. A third-party file too when `IMAGO_BENCH_PYTHON` has pyvips: libvips 8.18's `uhdrsave`
@@ -33,13 +34,20 @@ enum GainMapBenchmark {
 
     static func run(_ context: BenchmarkContext) async throws -> [Figure] {
         let (width, height) = context.quick ? (400, 300) : (Self.width, Self.height)
-        let plain = try Fixtures.jpeg(width: width, height: height)
-        let withMap = try GainMapJPEGWriter.write(try luminanceMap(of: plain), base: plain, quality: 0.85)
-        guard stripped(withMap) == plain else {
-            throw BenchmarkSkip(message: "gain-map: the written file's primary image is not the base's bytes")
+        // A photograph of yours (IMAGO_BENCH_PHOTO, a JPEG) in place of the generated picture.
+        let photo = context.quick ? nil : ProcessInfo.processInfo.environment["IMAGO_BENCH_PHOTO"].flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let plain = try photo ?? Fixtures.jpeg(width: width, height: height)
+        guard let header = ImageHeader.probe(plain), header.format == .jpeg else {
+            throw BenchmarkSkip(message: "gain-map: IMAGO_BENCH_PHOTO is not a JPEG")
         }
+        let gainMap = try luminanceMap(of: plain)
+        let withMap = try GainMapJPEGWriter.write(gainMap, base: plain, quality: 0.85)
+        guard stripped(withMap) == plain else {
+            throw BenchmarkSkip(message: "gain-map: the written file's primary image is not the base's bytes (a photo with XMP or MPF segments of its own?)")
+        }
+        let what = photo == nil ? "JPEG" : "JPEG photo (\(plain.count / 1024) KB)"
         var sources: [(label: String, withMap: Data, plain: Data)] = [
-            ("JPEG \(sizeLabel(width, height)) with a \(width / 4)x\(height / 4) gain map (GainMapJPEGWriter)", withMap, plain)
+            ("\(what) \(sizeLabel(header.width, header.height)) with a \(gainMap.pixelSize.width)x\(gainMap.pixelSize.height) gain map (GainMapJPEGWriter)", withMap, plain)
         ]
         if let third = try thirdPartyFile(base: plain, context: context) { sources.append(third) }
 
