@@ -59,6 +59,15 @@ import Testing
         }
     }
 
+    @Test func aJXLSourceAnsweredRawIsImageJXL() async throws {
+        try await ProxyOptionsTests.withProxy { proxy, origin in
+            let jxl = try JXLEncoder(quality: 1).encode(Fixtures.picture(width: 8, height: 6))
+            origin.set("/a.jxl", data: jxl, contentType: "application/octet-stream")
+            let reply = await proxy.respond(path: ServerTests.path("raw:1", origin.url(for: "/a.jxl")))
+            #expect(reply.status == 200 && reply.header("Content-Type") == "image/jxl" && reply.body == jxl)
+        }
+    }
+
     @Test func autoAnswersJXLOnlyWhenNegotiated() async throws {
         let chrome = "image/jxl,image/avif,image/webp,*/*;q=0.8"
         try await ProxyOptionsTests.withProxy { proxy, origin in

@@ -8,8 +8,10 @@ extension ServeEnvironment {
     /// knows but this server cannot write is set aside (second value), and none left to write
     /// stops the start too.
     static func preferredFormats(_ text: String) throws(ServeEnvironmentError) -> ([ImageFormat], [String]) {
-        let writable: [String: ImageFormat] = ["jpeg": .jpeg, "jpg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "avif": .avif, "jxl": .jxl]
-        let unwritable: Set = ["jxl", "ico", "svg", "heic", "bmp", "tiff"]
+        let writable: [String: ImageFormat] = [
+            "jpeg": .jpeg, "jpg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "avif": .avif, "jxl": .jxl,
+        ]
+        let unwritable: Set = ["ico", "svg", "heic", "bmp", "tiff"]
         var formats: [ImageFormat] = []
         var passedOver: [String] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
