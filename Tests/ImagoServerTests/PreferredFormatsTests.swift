@@ -11,17 +11,17 @@ import Testing
 /// (alpha, animation), else the first; read from the environment as imgproxy reads it.
 @Suite struct PreferredFormatsTests {
     @Test func theEnvironmentIsReadAsImgproxyReadsIt() throws {
-        let environment = try ServeEnvironment(["IMGPROXY_PREFERRED_FORMATS": "webp, jpg,png,jxl,jpeg"])
-        #expect(environment.preferredFormats == [.webp, .jpeg, .png])
-        #expect(environment.unwritablePreferredFormats == ["jxl"])
+        let environment = try ServeEnvironment(["IMGPROXY_PREFERRED_FORMATS": "webp, jpg,png,jxl,tiff,jpeg"])
+        #expect(environment.preferredFormats == [.webp, .jpeg, .png, .jxl])
+        #expect(environment.unwritablePreferredFormats == ["tiff"])
         var configuration = ImageProxyConfiguration()
         #expect(configuration.preferredFormats == [.jpeg, .png, .gif], "imgproxy's default")
         try environment.apply(to: &configuration)
-        #expect(configuration.preferredFormats == [.webp, .jpeg, .png])
+        #expect(configuration.preferredFormats == [.webp, .jpeg, .png, .jxl])
         #expect(try ServeEnvironment([:]).preferredFormats == nil)
     }
 
-    @Test(arguments: ["JPEG", "png,", "png,bogus", "jxl", "heic,tiff"])
+    @Test(arguments: ["JPEG", "png,", "png,bogus", "ico", "heic,tiff"])
     func aListWithAnUnknownNameOrNothingWritableNamesItsVariable(value: String) {
         #expect {
             _ = try ServeEnvironment(["IMGPROXY_PREFERRED_FORMATS": value])

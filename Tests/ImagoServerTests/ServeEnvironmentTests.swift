@@ -14,7 +14,7 @@ import Testing
         #expect(environment.host == nil && environment.port == nil && environment.ttl == nil && environment.workers == nil)
         var configuration = ImageProxyConfiguration()
         try environment.apply(to: &configuration)
-        #expect(configuration.defaultQuality == 0.8 && configuration.formatQualities.isEmpty)
+        #expect(configuration.defaultQuality == 0.8 && configuration.formatQualities == [.jxl: 0.77])
         #expect(!configuration.passesCacheControlThrough)
     }
 
@@ -41,7 +41,7 @@ import Testing
         var configuration = ImageProxyConfiguration()
         try environment.apply(to: &configuration)
         #expect(configuration.defaultQuality == 0.7)
-        #expect(configuration.formatQualities == [.webp: 0.79, .avif: 0.63])
+        #expect(configuration.formatQualities == [.webp: 0.79, .avif: 0.63, .jxl: 0.77])
         #expect(configuration.decodingLimits.maximumSourcePixelCount == 16_800_000)
         #expect(configuration.loaderConfiguration.maximumBodySize == 1_048_576)
         #expect(configuration.loaderConfiguration.downloadTimeout == .seconds(7))

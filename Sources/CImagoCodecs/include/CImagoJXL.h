@@ -71,5 +71,16 @@ int imago_jxl_read_frame(imago_jxl_decoder *decoder, uint8_t *pixels, size_t pix
 
 void imago_jxl_free(void *pointer);
 
+/* Encodes `height` rows of `width` straight-alpha RGBA8 pixels (`stride` bytes a row, at least
+ * width * 4) as a bare JPEG XL codestream. Written as grey when every pixel is (and no ICC profile
+ * is given), without alpha when `has_alpha` is 0 or every alpha is 255. `distance` is libjxl's
+ * Butteraugli distance (0.1...25; lossy, XYB), ignored when `lossless` is not 0 (modular, every
+ * pixel kept); `effort` 1...9. `icc`/`icc_size`: the pixels' ICC profile, or NULL/0 for sRGB.
+ * Returns 0 (IMAGO_OK) with `*output` a malloc'ed codestream of `*output_size` bytes (for
+ * imago_jxl_free), or 1 (IMAGO_FAILED) with `message` (IMAGO_JXL_MESSAGE_CAPACITY bytes). */
+int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int has_alpha,
+                     float distance, int lossless, int effort, const uint8_t *icc, size_t icc_size,
+                     uint8_t **output, size_t *output_size, char *message);
+
 #endif
 #endif

@@ -16,27 +16,39 @@ extension ImageContainer {
     ///
     /// - Parameters:
     ///   - format: ``ImageFormat/png`` (lossless), ``ImageFormat/jpeg`` (transparency composited
-    ///     onto white), ``ImageFormat/webp`` or ``ImageFormat/avif`` (transparency kept).
+    ///     onto white), ``ImageFormat/webp``, ``ImageFormat/avif`` or ``ImageFormat/jxl``
+    ///     (transparency kept).
     ///   - quality: for lossy formats, 0 (smallest) to 1 (best); `nil` uses
-    ///     ``defaultEncodingQuality`` (0.85) for JPEG, WebP and AVIF alike. For WebP, 1 means
-    ///     lossless (VP8L), as it does for ImageIO on Apple platforms. Ignored for PNG.
+    ///     ``defaultEncodingQuality`` (0.85) for JPEG, WebP, AVIF and JPEG XL alike. For WebP and
+    ///     JPEG XL, 1 means lossless (VP8L; JPEG XL's modular mode), as it does for WebP through
+    ///     ImageIO on Apple platforms. JPEG XL maps quality to libjxl's distance as `cjxl -q` does.
+    ///     Ignored for PNG.
     ///
     /// Pixels are written as sRGB without a profile, unless the container kept its colour profile
     /// (``ColorProfileHandling/keep``, Linux): then the profile is written into the file (JPEG
-    /// `APP2`, PNG `iCCP`, WebP `ICCP`, AVIF `colr`), so the pixels still mean what they meant.
+    /// `APP2`, PNG `iCCP`, WebP `ICCP`, AVIF `colr`, JPEG XL's colour encoding), so the pixels still mean what they meant.
     ///
     /// A container with a ``gainMap`` is written as JPEG with its map (an Ultra HDR / ISO 21496-1
     /// gain-map JPEG: MPF, `hdrgm` XMP and ISO 21496-1 metadata, as libultrahdr writes them), so HDR
     /// displays still show its HDR rendition. The other formats cannot carry the map and get the
     /// SDR base alone, never the map applied.
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for a format Imago cannot write,
-    ///   a quality outside 0...1, pixels the codec refuses, WebP or AVIF on an Apple system whose
-    ///   ImageIO cannot write it, or AVIF from a libavif without an AV1 encoder.
+    ///   a quality outside 0...1, pixels the codec refuses, WebP, AVIF or JPEG XL on an Apple system
+    ///   whose ImageIO cannot write it, or AVIF from a libavif without an AV1 encoder.
     public func encoded(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
         if format == .avif {
             // The profile goes into the file through the encoder (libavif writes the `colr` box).
             var encoder = AVIFEncoder()
             if let quality { encoder.quality = try Self.checked(quality, for: .avif) }
+            #if os(Linux)
+            encoder.colorProfile = pixelColorProfile
+            #endif
+            return try encoder.encode(bitmap())
+        }
+        if format == .jxl {
+            // The profile goes into the codestream through the encoder (libjxl's colour encoding).
+            var encoder = JXLEncoder()
+            if let quality { encoder.quality = try Self.checked(quality, for: .jxl) }
             #if os(Linux)
             encoder.colorProfile = pixelColorProfile
             #endif
@@ -70,8 +82,11 @@ extension ImageContainer {
         case .avif:
             guard let quality else { return AVIFEncoder() }
             return AVIFEncoder(quality: try checked(quality, for: .avif))
+        case .jxl:
+            guard let quality else { return JXLEncoder() }
+            return JXLEncoder(quality: try checked(quality, for: .jxl))
         default:
-            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG, WebP or AVIF")
+            throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG, WebP, AVIF or JPEG XL")
         }
     }
 

@@ -7,8 +7,8 @@ import CImagoCodecs
 /// Turns a ``Bitmap`` into encoded bytes: used to store processed variants on disk and by the
 /// proxy (package access: the public way to encode is ``ImageContainer/encoded(as:quality:)``).
 ///
-/// `JPEGEncoder`, `PNGEncoder`, `WebPEncoder` and `AVIFEncoder` implement it: libjpeg-turbo,
-/// libpng, libwebp and libavif on Linux, ImageIO on Apple platforms. Every lossy encoder defaults
+/// `JPEGEncoder`, `PNGEncoder`, `WebPEncoder`, `AVIFEncoder` and `JXLEncoder` implement it:
+/// libjpeg-turbo, libpng, libwebp, libavif and libjxl on Linux, ImageIO on Apple platforms. Every lossy encoder defaults
 /// to ``ImageContainer/defaultEncodingQuality``.
 package protocol ImageEncoding: Sendable {
     /// The format of the bytes ``encode(_:)`` returns.

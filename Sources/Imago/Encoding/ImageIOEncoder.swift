@@ -3,10 +3,10 @@ import CoreGraphics
 import Foundation
 import ImageIO
 
-/// The Apple back end of `JPEGEncoder`, `PNGEncoder`, `WebPEncoder` and `AVIFEncoder`: a `CGImage` over the
+/// The Apple back end of `JPEGEncoder`, `PNGEncoder`, `WebPEncoder`, `AVIFEncoder` and `JXLEncoder`: a `CGImage` over the
 /// bitmap's bytes, written by `CGImageDestination`. Kept trivial because it cannot be compiled on Linux.
 ///
-/// ImageIO has always written JPEG and PNG; WebP and AVIF only where the system lists them among
+/// ImageIO has always written JPEG and PNG; WebP, AVIF and JPEG XL only where the system lists them among
 /// `CGImageDestinationCopyTypeIdentifiers()` (recent OS versions), which is checked at run time, so
 /// an older system gets an error that says to encode as PNG or JPEG instead of an empty file.
 enum ImageIOEncoder {
@@ -38,6 +38,7 @@ enum ImageIOEncoder {
             case .jpeg: "public.jpeg"
             case .webp: "org.webmproject.webp"
             case .avif: "public.avif"
+            case .jxl: "public.jpeg-xl"
             default: "public.png"
             }
         let writable = CGImageDestinationCopyTypeIdentifiers() as? [String] ?? []

@@ -36,8 +36,11 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// (Imago's `GIFEncoder`). Animated when the source is and more than one frame is allowed
         /// (``maximumAnimationFrames``), as is ``webp``. Never chosen by ``auto``.
         case gif
-        /// AVIF when the client's `Accept` names `image/avif` (and this build writes it), else WebP
-        /// when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
+        /// JPEG XL (libjxl): lossy at the quality asked, lossless at 100.
+        case jxl
+        /// JPEG XL when the client's `Accept` names `image/jxl` and the proxy negotiates it
+        /// (`IMGPROXY_AUTO_JXL`), else AVIF when it names `image/avif` (and this build writes
+        /// it), else WebP when it names `image/webp`, else JPEG (opaque) or PNG (alpha).
         case auto
     }
 

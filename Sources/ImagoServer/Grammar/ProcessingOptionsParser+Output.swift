@@ -85,8 +85,8 @@ extension ProcessingOptionsParser {
     }
 
     /// A format as imgproxy names them (for `fq` and `skp`): Imago's own (`jpeg`/`jpg`, `png`,
-    /// `gif`, `webp`, `avif`, `heic`/`heif`) and the others imgproxy knows (`bmp`, `ico`, `svg`,
-    /// `tiff`, `jxl`), which no source here decodes as, so they never match.
+    /// `gif`, `webp`, `avif`, `heic`/`heif`, `jxl`) and the others imgproxy knows (`bmp`, `ico`,
+    /// `svg`, `tiff`), which no source here decodes as, so they never match.
     static func imageFormat(named text: Substring) -> ImageFormat? {
         switch text.lowercased() {
         case "jpg", "jpeg": .jpeg
@@ -95,7 +95,8 @@ extension ProcessingOptionsParser {
         case "webp": .webp
         case "avif": .avif
         case "heic", "heif": .heif
-        case let other where ["bmp", "ico", "svg", "tiff", "jxl"].contains(other): ImageFormat(rawValue: other)
+        case "jxl": .jxl
+        case let other where ["bmp", "ico", "svg", "tiff"].contains(other): ImageFormat(rawValue: other)
         default: nil
         }
     }

@@ -27,7 +27,7 @@ import Imago
 /// | `rot`, `rotate` | a multiple of 90 | |
 /// | `bl`, `blur`; `sh`, `sharpen` | sigma 0...100 | 0: none |
 /// | `q`, `quality` | 0...100 | 0: the server's default |
-/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `avif`, `gif`, `auto` | |
+/// | `f`, `format`, `ext` | `jpeg`, `jpg`, `png`, `webp`, `avif`, `jxl`, `gif`, `auto` | |
 /// | `bg`, `background` | `RRGGBB`, `RGB` or `R:G:B` | empty: none |
 /// | `scp`, `strip_color_profile`; `sm`, `strip_metadata` | boolean | |
 /// | `exp`, `expires` | unix time | ≤ 0: never |
@@ -151,7 +151,7 @@ struct ProcessingOptionsParser {
         case "f", "format", "ext":
             try expect(arguments, atMost: 1, for: name)
             guard let format = Self.format(named: arguments[0]) else {
-                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp, avif, gif or auto")
+                throw .badOptions("unknown format \(Self.quoted(arguments[0])); use jpeg, png, webp, avif, jxl, gif or auto")
             }
             options.format = format
         case "bg", "background":
@@ -245,6 +245,7 @@ struct ProcessingOptionsParser {
         case "png": .png
         case "webp": .webp
         case "avif": .avif
+        case "jxl": .jxl
         case "gif": .gif
         case "auto": .auto
         default: nil

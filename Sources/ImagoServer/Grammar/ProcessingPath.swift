@@ -123,7 +123,7 @@ public struct ProcessingPath: Sendable, Hashable {
         if let dot = encoded.lastIndex(of: ".") {
             let suffix = encoded[encoded.index(after: dot)...]
             guard let format = ProcessingOptionsParser.format(named: suffix) else {
-                throw .badOptions("unknown extension \(ProcessingOptionsParser.quoted(suffix)); use jpg, jpeg, png, webp, avif or auto")
+                throw .badOptions("unknown extension \(ProcessingOptionsParser.quoted(suffix)); use jpg, jpeg, png, webp, avif, jxl, gif or auto")
             }
             parser.options.format = format
             encoded = encoded[..<dot]

@@ -8,8 +8,8 @@ extension ImageProxy {
 
     /// `bitmap` encoded as `format` at `quality` (0...1), with `profile` embedded when the pixels
     /// kept one and, for JPEG, `gainMap` attached (an Ultra HDR / ISO 21496-1 gain-map JPEG,
-    /// ``GainMapJPEGWriter``); with `maximumBytes`, a lossy format (JPEG, WebP, AVIF) is encoded again at lower
-    /// qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
+    /// ``GainMapJPEGWriter``); with `maximumBytes`, a lossy format (JPEG, WebP, AVIF, JPEG XL) is
+    /// encoded again at lower qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
     /// try is answered even if it is still larger). PNG and GIF have no quality to lower: they are
     /// written once. `settings` say how each format is written beyond quality.
     static func encode(
@@ -56,10 +56,12 @@ extension ImageProxy {
             return try GIFEncoder().encode(bitmap)  // a palette of sRGB colours: no profile
         case .avif:
             data = try AVIFEncoder(quality: quality, speed: settings.avifSpeed, colorProfile: profile).encode(bitmap)  // the profile inside
+        case .jxl:
+            data = try JXLEncoder(quality: quality, effort: settings.jxlEffort, colorProfile: profile).encode(bitmap)  // the profile inside
         default:
             data = try ImageContainer(bitmap: bitmap, format: format).encoded(as: format, quality: quality)
         }
-        if let profile, format != .avif { data = try profile.embedded(in: data, format: format) }
+        if let profile, format != .avif, format != .jxl { data = try profile.embedded(in: data, format: format) }
         return data
     }
 }

@@ -24,6 +24,7 @@ extension ImageProxy {
             case .jpeg, .png, .gif: true
             case .webp: canWriteWebP
             case .avif: canWriteAVIF
+            case .jxl: canWriteJXL
             default: false
             }
         }

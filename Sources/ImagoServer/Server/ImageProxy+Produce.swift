@@ -80,6 +80,7 @@ extension ImageProxy {
         case .png: return format == .png
         case .webp: return format == .webp
         case .avif: return format == .avif
+        case .jxl: return format == .jxl
         case .gif: return format == .gif
         }
     }
@@ -154,6 +155,7 @@ extension ImageProxy {
         case .png: "image/png"
         case .webp: "image/webp"
         case .avif: "image/avif"
+        case .jxl: "image/jxl"
         case .gif: "image/gif"
         case .heif: "image/heif"
         default: "application/octet-stream"

@@ -26,6 +26,8 @@ public final class ImageProxy: Sendable {
     public let canWriteWebP: Bool
     /// Whether this build of Imago can write AVIF (`ImageContainer.encoded(as: .avif)`).
     public let canWriteAVIF: Bool
+    /// Whether this build of Imago can write JPEG XL (`ImageContainer.encoded(as: .jxl)`).
+    public let canWriteJXL: Bool
 
     public init(
         configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(),
@@ -75,6 +77,7 @@ public final class ImageProxy: Sendable {
         let probe = try? ImageContainer(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
         canWriteWebP = (try? probe?.encoded(as: .webp)) != nil
         canWriteAVIF = (try? probe?.encoded(as: .avif)) != nil
+        canWriteJXL = (try? probe?.encoded(as: .jxl)) != nil
     }
 
     /// Closes the source connections.
@@ -204,14 +207,16 @@ public final class ImageProxy: Sendable {
                 status: 403, code: "forbidden_source",
                 message: SourcePolicy.clientMessage(forLoaderReason: reason) ?? SourcePolicy.refusalMarker, detail: reason)
         }
-        if let refusal = Self.unsupportedOutput(options.format, canWriteWebP: canWriteWebP, canWriteAVIF: canWriteAVIF) {
+        if let refusal = Self.unsupportedOutput(
+            options.format, canWriteWebP: canWriteWebP, canWriteAVIF: canWriteAVIF, canWriteJXL: canWriteJXL)
+        {
             throw refusal
         }
     }
 
     /// The 400 for an output format this build cannot write, or `nil`.
     static func unsupportedOutput(
-        _ format: ProcessingOptions.OutputFormat, canWriteWebP: Bool, canWriteAVIF: Bool
+        _ format: ProcessingOptions.OutputFormat, canWriteWebP: Bool, canWriteAVIF: Bool, canWriteJXL: Bool = true
     ) -> ProxyError? {
         switch format {
         case .webp where !canWriteWebP:
@@ -221,6 +226,10 @@ public final class ImageProxy: Sendable {
             ProxyError(
                 status: 400, code: "unsupported_output",
                 message: "this build cannot write AVIF (libavif without an AV1 encoder); ask for f:webp, f:jpeg, f:png or f:auto")
+        case .jxl where !canWriteJXL:
+            ProxyError(
+                status: 400, code: "unsupported_output",
+                message: "this build cannot write JPEG XL (libjxl is missing); ask for f:webp, f:jpeg, f:png or f:auto")
         default:
             nil
         }
@@ -267,12 +276,16 @@ public final class ImageProxy: Sendable {
             case .webp: .webp
             case .avif: .avif
             case .gif: .gif
-            case .auto: Self.negotiate(accept: accept, canWriteAVIF: canWriteAVIF, canWriteWebP: canWriteWebP)
+            case .jxl: .jxl
+            case .auto:
+                Self.negotiate(
+                    accept: accept, canWriteJXL: canWriteJXL && configuration.negotiatesJXL, canWriteAVIF: canWriteAVIF,
+                    canWriteWebP: canWriteWebP)
             }
-        // imgproxy's IMGPROXY_ENFORCE_AVIF / _WEBP: what the client takes wins over the path's format.
+        // imgproxy's IMGPROXY_ENFORCE_JXL / _AVIF / _WEBP: what the client takes wins over the path's format.
         let enforced = Self.negotiate(
-            accept: accept, canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF,
-            canWriteWebP: canWriteWebP && configuration.enforcesWebP)
+            accept: accept, canWriteJXL: canWriteJXL && configuration.enforcesJXL,
+            canWriteAVIF: canWriteAVIF && configuration.enforcesAVIF, canWriteWebP: canWriteWebP && configuration.enforcesWebP)
         if let enforced { format = enforced }
         let negotiated = format.map { "\($0)" } ?? "preferred"
         let strips = options.stripColorProfile ?? configuration.stripsColorProfile
@@ -284,15 +297,19 @@ public final class ImageProxy: Sendable {
         let scheme = parsed.source.scheme?.lowercased()
         return ResponsePlan(
             key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
-            format: format, maxAge: maxAge, varies: options.format == .auto || configuration.enforcesAVIF || configuration.enforcesWebP,
+            format: format, maxAge: maxAge,
+            varies: options.format == .auto || configuration.enforcesJXL || configuration.enforcesAVIF || configuration.enforcesWebP,
             canonical: configuration.setsCanonicalHeader && (scheme == "http" || scheme == "https") ? parsed.source.absoluteString : nil)
     }
 
-    /// What `f:auto` answers a client whose `Accept` is `accept`: AVIF when it names `image/avif`,
-    /// else WebP when it names `image/webp` (each only if this build writes it), else `nil` (one
-    /// of the preferred formats, ``preferredFormat(source:animated:transparent:)``).
-    static func negotiate(accept: String?, canWriteAVIF: Bool, canWriteWebP: Bool) -> ImageFormat? {
+    /// What `f:auto` answers a client whose `Accept` is `accept`: JPEG XL when it names
+    /// `image/jxl` and `canWriteJXL` (this build writes it and the proxy negotiates it), else AVIF
+    /// when it names `image/avif`, else WebP when it names `image/webp` (each only if this build
+    /// writes it): imgproxy's order. Else `nil` (one of the preferred formats,
+    /// ``preferredFormat(source:animated:transparent:)``).
+    static func negotiate(accept: String?, canWriteJXL: Bool = false, canWriteAVIF: Bool, canWriteWebP: Bool) -> ImageFormat? {
         let accepted = (accept ?? "").lowercased()
+        if canWriteJXL, accepted.contains("image/jxl") { return .jxl }
         if canWriteAVIF, accepted.contains("image/avif") { return .avif }
         if canWriteWebP, accepted.contains("image/webp") { return .webp }
         return nil

@@ -72,8 +72,9 @@ public struct ImageProxyConfiguration: Sendable {
     /// Default: none.
     public var decoders: [any ImageDecoding] = []
     /// Qualities of lossy output by format, 0 to 1, for URLs that give none; a format not named
-    /// here uses ``defaultQuality`` (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default: none.
-    public var formatQualities: [ImageFormat: Double] = [:]
+    /// here uses ``defaultQuality`` (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default: JPEG XL at
+    /// 0.77, imgproxy's `jxl=77`.
+    public var formatQualities: [ImageFormat: Double] = [.jxl: 0.77]
     /// The folder `local:///path` sources are read from (imgproxy's
     /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); a path never leads out of it (``LocalFileDataLoader``).
     /// `nil`: `local:` sources are answered 404, as imgproxy does without a root. Default: `nil`.
@@ -104,6 +105,14 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether a client whose `Accept` names `image/webp` gets WebP whatever format the path asks,
     /// unless AVIF is enforced and taken (imgproxy's `IMGPROXY_ENFORCE_WEBP`). Default: `false`.
     public var enforcesWebP: Bool = false
+    /// Whether `f:auto` answers JPEG XL to a client whose `Accept` names `image/jxl`, before AVIF
+    /// and WebP (imgproxy's `IMGPROXY_AUTO_JXL`). Default: `false`, as imgproxy: few browsers
+    /// take JPEG XL yet, and it costs more to encode than WebP.
+    public var negotiatesJXL: Bool = false
+    /// Whether a client whose `Accept` names `image/jxl` gets JPEG XL whatever format the path
+    /// asks, before an enforced AVIF or WebP (imgproxy's `IMGPROXY_ENFORCE_JXL`; responses then
+    /// vary with `Accept`). Default: `false`.
+    public var enforcesJXL: Bool = false
     /// The formats a response is written in when neither the path nor the client's `Accept`
     /// names one (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): the source's own format when it is
     /// here, else the first here that can carry the output (an animation: GIF or WebP;
@@ -122,7 +131,7 @@ public struct ImageProxyConfiguration: Sendable {
     /// and `X-Result-Height` (imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`). Default: `false`.
     public var sendsDebugHeaders = false
     /// How each format is written beyond its quality: progressive JPEG, interlaced or palette PNG,
-    /// WebP effort, AVIF speed. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
+    /// WebP effort, AVIF speed, JPEG XL effort. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
     public var encoderSettings = ProxyEncoderSettings()
     /// Source formats answered as they came, unprocessed, when the path asks no output format or
     /// the source's own (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a path's `skp` replaces

@@ -3,7 +3,8 @@ import Imago
 
 /// How the proxy's encoders write each format beyond quality: imgproxy's encoder settings
 /// (`IMGPROXY_JPEG_PROGRESSIVE`, `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_PNG_QUANTIZE` and
-/// `…_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_AVIF_SPEED`), with imgproxy's defaults.
+/// `…_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`), with imgproxy's
+/// defaults.
 public struct ProxyEncoderSettings: Sendable, Equatable {
     /// Whether JPEG output is progressive. Default: `false`, as imgproxy.
     public var jpegProgressive = false
@@ -16,6 +17,8 @@ public struct ProxyEncoderSettings: Sendable, Equatable {
     public var webpEffort = 4
     /// libavif's speed, 0 (slowest, smallest) to 9 (fastest). Default: 8, as imgproxy.
     public var avifSpeed = 8
+    /// libjxl's effort, 1 (fastest) to 9 (smallest). Default: 4, as imgproxy.
+    public var jxlEffort = 4
 
     /// imgproxy's defaults.
     public init() {}

@@ -18,6 +18,8 @@ extension ServeEnvironment {
         package var webpEffort: Int?
         /// `IMGPROXY_AVIF_SPEED`, 0...9.
         package var avifSpeed: Int?
+        /// `IMGPROXY_JXL_EFFORT`, 1...9.
+        package var jxlEffort: Int?
 
         package init() {}
 
@@ -30,6 +32,7 @@ extension ServeEnvironment {
             pngQuantizationColors = try reader.integer("IMGPROXY_PNG_QUANTIZATION_COLORS", in: 2...256)
             webpEffort = try reader.integer("IMGPROXY_WEBP_EFFORT", in: 1...6)
             avifSpeed = try reader.integer("IMGPROXY_AVIF_SPEED", in: 0...9)
+            jxlEffort = try reader.integer("IMGPROXY_JXL_EFFORT", in: 1...9)
         }
 
         /// Sets the proxy's ``ImageProxyConfiguration/encoderSettings`` where a variable was given;
@@ -42,6 +45,7 @@ extension ServeEnvironment {
             }
             if let webpEffort { configuration.encoderSettings.webpEffort = webpEffort }
             if let avifSpeed { configuration.encoderSettings.avifSpeed = avifSpeed }
+            if let jxlEffort { configuration.encoderSettings.jxlEffort = jxlEffort }
         }
     }
 
@@ -53,7 +57,7 @@ extension ServeEnvironment {
             guard let format = ProcessingOptionsParser.imageFormat(named: Substring(name)) else {
                 throw ServeEnvironmentError(
                     variable: "IMGPROXY_SKIP_PROCESSING_FORMATS",
-                    message: "takes image formats (jpeg, png, gif, webp, avif, heic…) joined by commas, not \"\(name)\"")
+                    message: "takes image formats (jpeg, png, gif, webp, avif, jxl, heic…) joined by commas, not \"\(name)\"")
             }
             if !formats.contains(format) { formats.append(format) }
         }

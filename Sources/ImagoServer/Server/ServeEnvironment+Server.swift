@@ -8,8 +8,10 @@ extension ServeEnvironment {
     /// knows but this server cannot write is set aside (second value), and none left to write
     /// stops the start too.
     static func preferredFormats(_ text: String) throws(ServeEnvironmentError) -> ([ImageFormat], [String]) {
-        let writable: [String: ImageFormat] = ["jpeg": .jpeg, "jpg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "avif": .avif]
-        let unwritable: Set = ["jxl", "ico", "svg", "heic", "bmp", "tiff"]
+        let writable: [String: ImageFormat] = [
+            "jpeg": .jpeg, "jpg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "avif": .avif, "jxl": .jxl,
+        ]
+        let unwritable: Set = ["ico", "svg", "heic", "bmp", "tiff"]
         var formats: [ImageFormat] = []
         var passedOver: [String] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -21,12 +23,12 @@ extension ServeEnvironment {
             } else {
                 throw ServeEnvironmentError(
                     variable: "IMGPROXY_PREFERRED_FORMATS",
-                    message: "takes format names (jpeg, png, gif, webp, avif) joined by commas; \"\(name)\" is none")
+                    message: "takes format names (jpeg, png, gif, webp, avif, jxl) joined by commas; \"\(name)\" is none")
             }
         }
         guard !formats.isEmpty else {
             throw ServeEnvironmentError(
-                variable: "IMGPROXY_PREFERRED_FORMATS", message: "names no format this server writes (jpeg, png, gif, webp, avif)")
+                variable: "IMGPROXY_PREFERRED_FORMATS", message: "names no format this server writes (jpeg, png, gif, webp, avif, jxl)")
         }
         return (formats, passedOver)
     }

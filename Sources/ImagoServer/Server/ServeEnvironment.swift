@@ -33,8 +33,8 @@ package struct ServeEnvironment: Sendable {
     package var ttl: Int?
     /// `IMGPROXY_QUALITY`, 1–100, as a fraction.
     package var quality: Double?
-    /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63`): per-format qualities, as fractions, keyed
-    /// by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`).
+    /// `IMGPROXY_FORMAT_QUALITY` (`webp=79,avif=63,jxl=77`): per-format qualities, as fractions,
+    /// keyed by the format's name as a path's `f:` says it (`jpeg`, `png`, `webp`, `avif`, `jxl`).
     package var formatQualities: [String: Double] = [:]
     /// `IMGPROXY_PREFERRED_FORMATS` (`jpeg,png,gif`): the formats written when neither the path nor
     /// `Accept` names one, in order (``ServeEnvironment/preferredFormats(_:)``).
@@ -95,6 +95,10 @@ package struct ServeEnvironment: Sendable {
 
     /// `IMGPROXY_ENFORCE_AVIF`.
     package var enforcesAVIF: Bool?
+    /// `IMGPROXY_ENFORCE_JXL`.
+    package var enforcesJXL: Bool?
+    /// `IMGPROXY_AUTO_JXL`.
+    package var negotiatesJXL: Bool?
     /// `IMGPROXY_ENFORCE_WEBP`.
     package var enforcesWebP: Bool?
     /// `IMGPROXY_USE_S3` and the rest of S3's variables (``ServeEnvironment/s3(_:)``).
@@ -189,6 +193,8 @@ package struct ServeEnvironment: Sendable {
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
+        enforcesJXL = try reader.boolean("IMGPROXY_ENFORCE_JXL")
+        negotiatesJXL = try reader.boolean("IMGPROXY_AUTO_JXL")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
         s3 = try Self.s3(reader)
         fallbackImage = try Self.fallbackImage(reader)
@@ -217,11 +223,11 @@ package struct ServeEnvironment: Sendable {
         var qualities: [String: Double] = [:]
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let names = ["jpg": "jpeg", "jpeg": "jpeg", "png": "png", "webp": "webp", "avif": "avif"]
+            let names = ["jpg": "jpeg", "jpeg": "jpeg", "png": "png", "webp": "webp", "avif": "avif", "jxl": "jxl"]
             guard parts.count == 2, let name = names[parts[0].lowercased()], let value = Int(parts[1]), (1...100).contains(value) else {
                 throw ServeEnvironmentError(
                     variable: "IMGPROXY_FORMAT_QUALITY",
-                    message: "takes FORMAT=QUALITY pairs (jpeg, png, webp or avif; 1 to 100) joined by commas, not \"\(item)\"")
+                    message: "takes FORMAT=QUALITY pairs (jpeg, png, webp, avif or jxl; 1 to 100) joined by commas, not \"\(item)\"")
             }
             qualities[name] = Double(value) / 100
         }
@@ -283,7 +289,7 @@ extension ServeEnvironment {
         if let maximumSourcePixels { configuration.decodingLimits.maximumSourcePixelCount = maximumSourcePixels }
         if let maximumSourceBytes { configuration.loaderConfiguration.maximumBodySize = maximumSourceBytes }
         if let quality { configuration.defaultQuality = quality }
-        let formats: [String: ImageFormat] = ["jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif]
+        let formats: [String: ImageFormat] = ["jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "jxl": .jxl]
         for (name, quality) in formatQualities {
             if let format = formats[name] { configuration.formatQualities[format] = quality }
         }
@@ -291,6 +297,8 @@ extension ServeEnvironment {
         if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
+        if let enforcesJXL { configuration.enforcesJXL = enforcesJXL }
+        if let negotiatesJXL { configuration.negotiatesJXL = negotiatesJXL }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
         if let preferredFormats { configuration.preferredFormats = preferredFormats }
         if let pathRules { configuration.pathRules = pathRules }

@@ -53,7 +53,7 @@ import Testing
         #expect(error?.description.contains("16,383") == true)
     }
 
-    @Test(arguments: [(ImageFormat.jpeg, -0.1), (.jpeg, 1.5), (.jpeg, Double.nan), (.jpeg, Double.infinity), (.webp, -0.1), (.webp, 1.5), (.avif, -0.1), (.avif, 1.5)])
+    @Test(arguments: [(ImageFormat.jpeg, -0.1), (.jpeg, 1.5), (.jpeg, Double.nan), (.jpeg, Double.infinity), (.webp, -0.1), (.webp, 1.5), (.avif, -0.1), (.avif, 1.5), (.jxl, -0.1), (.jxl, 1.5)])
     func qualityOutsideZeroToOneIsAnError(_ format: ImageFormat, _ quality: Double) throws {
         #expect(throws: ImagePipeline.Error.self) { try Self.container(transparent: false).encoded(as: format, quality: quality) }
     }
@@ -61,6 +61,6 @@ import Testing
     @Test func aFormatWithoutAnEncoderSaysWhatToUseInstead() throws {
         let error = #expect(throws: ImagePipeline.Error.self) { try Self.container(transparent: false).encoded(as: .gif) }
         #expect(error?.code == "encoding_failed")
-        #expect(error?.description.contains("PNG, JPEG, WebP or AVIF") == true)
+        #expect(error?.description.contains("PNG, JPEG, WebP, AVIF or JPEG XL") == true)
     }
 }
