@@ -1,4 +1,4 @@
-/* libjxl: still JPEG XL encoded from RGBA8 (grey, RGB or RGBA as the pixels need), lossy or lossless. */
+/* libjxl: still and animated JPEG XL encoded from RGBA8 (grey, RGB or RGBA as the pixels need), lossy or lossless. */
 #if defined(__linux__)
 #include "requirements.h"
 #include "CImagoJXL.h"
@@ -35,9 +35,17 @@ static void imago_jxl_survey(const uint8_t *pixels, uint32_t width, uint32_t hei
 int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int has_alpha,
                      float distance, int lossless, int effort, const uint8_t *icc, size_t icc_size,
                      uint8_t **output, size_t *output_size, char *message) {
+    return imago_jxl_encode_animation(&pixels, NULL, 1, 0, width, height, stride, has_alpha, distance, lossless,
+                                      effort, icc, icc_size, output, output_size, message);
+}
+
+int imago_jxl_encode_animation(const uint8_t *const *frames, const uint32_t *durations, size_t frame_count,
+                               uint32_t loop_count, uint32_t width, uint32_t height, size_t stride, int has_alpha,
+                               float distance, int lossless, int effort, const uint8_t *icc, size_t icc_size,
+                               uint8_t **output, size_t *output_size, char *message) {
     *output = NULL;
     *output_size = 0;
-    if (!pixels || width < 1 || height < 1 || width > (1u << 30) || height > (1u << 30)) {
+    if (!frames || frame_count < 1 || width < 1 || height < 1 || width > (1u << 30) || height > (1u << 30)) {
         snprintf(message, IMAGO_JXL_MESSAGE_CAPACITY, "a %ux%u bitmap is outside JPEG XL's 1...2^30 pixels a side",
                  width, height);
         return 1;
@@ -52,8 +60,18 @@ int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
                  (double)distance);
         return 1;
     }
-    int is_gray = 0, alpha = 0;
-    imago_jxl_survey(pixels, width, height, stride, icc == NULL || icc_size == 0, &is_gray, &alpha);
+    /* One layout for every frame: grey only if all are, alpha if any has some. */
+    int is_gray = icc == NULL || icc_size == 0, alpha = 0;
+    for (size_t index = 0; index < frame_count; index++) {
+        if (!frames[index]) {
+            snprintf(message, IMAGO_JXL_MESSAGE_CAPACITY, "frame %zu has no pixels", index);
+            return 1;
+        }
+        int frame_gray = 0, frame_alpha = 0;
+        imago_jxl_survey(frames[index], width, height, stride, is_gray, &frame_gray, &frame_alpha);
+        is_gray = frame_gray;
+        alpha = alpha || frame_alpha;
+    }
     if (!has_alpha) alpha = 0;
     size_t channels = (size_t)(is_gray ? 1 : 3) + (alpha ? 1 : 0);
     if ((size_t)width > SIZE_MAX / channels || (size_t)height > SIZE_MAX / ((size_t)width * channels)) {
@@ -66,21 +84,6 @@ int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
         snprintf(message, IMAGO_JXL_MESSAGE_CAPACITY, "out of memory for %zu bytes of pixels", packed_size);
         return 1;
     }
-    /* RGBA rows to tightly packed G, GA, RGB or RGBA. */
-    uint8_t *out = packed;
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *row = pixels + (size_t)y * stride;
-        for (uint32_t x = 0; x < width; x++) {
-            const uint8_t *p = row + (size_t)x * 4;
-            *out++ = p[0];
-            if (!is_gray) {
-                *out++ = p[1];
-                *out++ = p[2];
-            }
-            if (alpha) *out++ = p[3];
-        }
-    }
-
     int status = 1;
     uint8_t *buffer = NULL;
     JxlEncoder *encoder = JxlEncoderCreate(NULL);
@@ -98,6 +101,13 @@ int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
     info.alpha_bits = alpha ? 8 : 0;
     /* Lossless pixels stay in their own space; lossy ones go through XYB. */
     info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE;
+    if (frame_count > 1) {
+        /* Durations in milliseconds: 1,000 ticks a second. */
+        info.have_animation = JXL_TRUE;
+        info.animation.tps_numerator = 1000;
+        info.animation.tps_denominator = 1;
+        info.animation.num_loops = loop_count;
+    }
     if (JxlEncoderSetBasicInfo(encoder, &info) != JXL_ENC_SUCCESS) {
         status = imago_jxl_encode_failed(encoder, "the image's size and channels", message);
         goto done;
@@ -127,9 +137,34 @@ int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
         goto done;
     }
     JxlPixelFormat format = {(uint32_t)channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
-    if (JxlEncoderAddImageFrame(settings, &format, packed, packed_size) != JXL_ENC_SUCCESS) {
-        status = imago_jxl_encode_failed(encoder, "the pixels", message);
-        goto done;
+    for (size_t index = 0; index < frame_count; index++) {
+        /* RGBA rows to tightly packed G, GA, RGB or RGBA. */
+        uint8_t *out = packed;
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = frames[index] + (size_t)y * stride;
+            for (uint32_t x = 0; x < width; x++) {
+                const uint8_t *p = row + (size_t)x * 4;
+                *out++ = p[0];
+                if (!is_gray) {
+                    *out++ = p[1];
+                    *out++ = p[2];
+                }
+                if (alpha) *out++ = p[3];
+            }
+        }
+        if (frame_count > 1) {
+            JxlFrameHeader header;
+            JxlEncoderInitFrameHeader(&header);
+            header.duration = durations ? durations[index] : 100;
+            if (JxlEncoderSetFrameHeader(settings, &header) != JXL_ENC_SUCCESS) {
+                status = imago_jxl_encode_failed(encoder, "a frame's duration", message);
+                goto done;
+            }
+        }
+        if (JxlEncoderAddImageFrame(settings, &format, packed, packed_size) != JXL_ENC_SUCCESS) {
+            status = imago_jxl_encode_failed(encoder, "the pixels", message);
+            goto done;
+        }
     }
     JxlEncoderCloseInput(encoder);
 

@@ -25,7 +25,7 @@ struct SignCommand: AsyncParsableCommand {
     /// The server's presets, so that `pr:NAME` and only-presets paths are checked as it parses them.
     @OptionGroup var presets: PresetOptions
 
-    @Option(help: "Output format as the path's extension: jpeg, png, webp or auto (none: auto).")
+    @Option(help: "Output format as the path's extension: jpeg, png, webp, avif, jxl, gif or auto (none: auto).")
     var format: String?
 
     @Flag(help: "Encode the source as base64url instead of /plain/.")

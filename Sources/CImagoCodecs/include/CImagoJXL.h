@@ -82,5 +82,13 @@ int imago_jxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
                      float distance, int lossless, int effort, const uint8_t *icc, size_t icc_size,
                      uint8_t **output, size_t *output_size, char *message);
 
+/* imago_jxl_encode for `frame_count` frames of the same size and stride, `frames[i]` shown for
+ * `durations[i]` milliseconds, played `loop_count` times (0: forever): an animation when there is
+ * more than one frame. One channel layout for all: grey only if every frame is, alpha if any has. */
+int imago_jxl_encode_animation(const uint8_t *const *frames, const uint32_t *durations, size_t frame_count,
+                               uint32_t loop_count, uint32_t width, uint32_t height, size_t stride, int has_alpha,
+                               float distance, int lossless, int effort, const uint8_t *icc, size_t icc_size,
+                               uint8_t **output, size_t *output_size, char *message);
+
 #endif
 #endif

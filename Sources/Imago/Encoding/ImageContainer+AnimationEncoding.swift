@@ -2,7 +2,7 @@ import Foundation
 
 extension ImageContainer {
     /// Every frame encoded as an animation in `format` (``ImageFormat/gif``, or
-    /// ``ImageFormat/webp`` on Linux), with the frames' display times and ``loopCount``; a still
+    /// ``ImageFormat/webp`` and ``ImageFormat/jxl`` on Linux), with the frames' display times and ``loopCount``; a still
     /// container becomes a one-frame animation. The way to keep a processed animation animated:
     /// ``encoded(as:quality:)`` writes the still image (the first frame).
     ///
@@ -12,8 +12,8 @@ extension ImageContainer {
     /// ```
     ///
     /// - Parameters:
-    ///   - format: ``ImageFormat/gif``, or ``ImageFormat/webp`` on Linux.
-    ///   - quality: for WebP, 0 (smallest) to 1 (lossless, as for stills); `nil`: 0.85. GIF has no
+    ///   - format: ``ImageFormat/gif``, or ``ImageFormat/webp`` and ``ImageFormat/jxl`` on Linux.
+    ///   - quality: for WebP and JPEG XL, 0 (smallest) to 1 (lossless, as for stills); `nil`: 0.85. GIF has no
     ///     quality (a fixed palette of 252 colours, dithered; alpha below half is transparent).
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for another format, a quality
     ///   outside 0...1, or pixels the codec refuses.
@@ -48,8 +48,18 @@ extension ImageContainer {
             #else
             throw .encodingFailed(.webp, reason: "animated WebP is written on Linux only; encode the animation as GIF")
             #endif
+        case .jxl:
+            #if os(Linux)
+            guard var encoder = try Self.encoder(for: .jxl, quality: quality) as? JXLEncoder else {
+                throw .encodingFailed(.jxl, reason: "no JPEG XL encoder")
+            }
+            encoder.colorProfile = pixelColorProfile
+            return try encoder.encodeAnimation(bitmaps, loopCount: loopCount)
+            #else
+            throw .encodingFailed(.jxl, reason: "animated JPEG XL is written on Linux only; encode the animation as GIF")
+            #endif
         default:
-            throw .encodingFailed(format, reason: "Imago writes animations as GIF or WebP, not \(format)")
+            throw .encodingFailed(format, reason: "Imago writes animations as GIF, WebP or JPEG XL, not \(format)")
         }
     }
 }

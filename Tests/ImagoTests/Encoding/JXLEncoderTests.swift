@@ -104,6 +104,23 @@ import Testing
     }
 
     #if os(Linux)
+    /// An animation written losslessly comes back with every frame, its timing and loop count.
+    @Test func animationsRoundTripWithTheirTiming() throws {
+        let durations: [Duration] = [.milliseconds(100), .milliseconds(250), .milliseconds(40)]
+        let source = try ImageDecoder.decode(try Fixtures.animatedGIF(width: 24, height: 16, durations: durations, loopCount: 3))
+        let data = try source.encodedAnimation(as: .jxl, quality: 1)
+        #expect(ImageFormat.sniff(data) == .jxl)
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.frames.map(\.duration) == durations && decoded.loopCount == source.loopCount)
+        let expected = try source.frames.map { try $0.bitmap().straightAlphaPixels }
+        #expect(try decoded.frames.map { try $0.bitmap().straightAlphaPixels } == expected)
+        let lossy = try ImageDecoder.decode(try source.encodedAnimation(as: .jxl, quality: 0.8))
+        #expect(lossy.frames.count == 3)
+        #expect(throws: ImagePipeline.Error.self) {
+            try JXLEncoder().encodeAnimation([(Bitmap(width: 2, height: 2), .seconds(1)), (Bitmap(width: 3, height: 2), .seconds(1))], loopCount: 0)
+        }
+    }
+
     /// Adobe RGB pixels kept with their profile and written with it: decoded to sRGB, they look as
     /// the source decoded to sRGB does. Lossless (the profile kept): within 45 dB. Lossy (XYB from
     /// the profile): within 1.5 dB of what the same pixels converted to sRGB first and then
