@@ -23,8 +23,9 @@ import Testing
         #expect(JXLEncoder(effort: 0).effort == 1 && JXLEncoder(effort: 12).effort == 9 && JXLEncoder().effort == 4)
     }
 
-    /// A lossy photo-like picture at quality 0.9: within 35 dB of the source through Imago's
-    /// decoder, and djxl reads the same pixels Imago does.
+    /// A lossy photo-like picture at quality 0.9: at least 34 dB against the source through Imago's
+    /// decoder (35.4 measured with Debian's libjxl 0.7; the bound leaves room for libjxl's other
+    /// SIMD paths on other CPUs), and djxl reads the same pixels Imago does.
     @Test func lossyRoundTripsThroughImagoAndDjxl() async throws {
         let original = Fixtures.picture(width: 96, height: 64, seed: 3)
         let data = try JXLEncoder(quality: 0.9).encode(original)
@@ -32,12 +33,12 @@ import Testing
         let decoded = try ImageDecoder.decode(data).bitmap()
         #expect(decoded.width == 96 && decoded.height == 64 && decoded.alphaMode == .opaque)
         let psnr = ColorDifference.peakSignalToNoise(decoded, original)
-        #expect(psnr >= 35, "\(psnr) dB against the source")
+        #expect(psnr >= 34, "\(psnr) dB against the source")
         #if os(Linux)
         if ExternalPrograms.runs(ExternalPrograms.djxl) {
             let byDjxl = try await Self.djxlDecoding(data)
             let againstSource = ColorDifference.peakSignalToNoise(byDjxl, original)
-            #expect(againstSource >= 35, "djxl: \(againstSource) dB against the source")
+            #expect(againstSource >= 34, "djxl: \(againstSource) dB against the source")
             let againstImago = ColorDifference.peakSignalToNoise(byDjxl, decoded)
             #expect(againstImago >= 45, "djxl against Imago's decoder: \(againstImago) dB")
         }
