@@ -20,14 +20,23 @@ enum JXLDecodeBenchmark {
         guard let cjxl = ExternalPrograms.find("cjxl"), let djxl = ExternalPrograms.djxl else {
             throw BenchmarkSkip(message: "jxl-decode: cjxl or djxl not found (Debian: apt-get install libjxl-tools)")
         }
-        let (width, height) = context.quick ? (400, 300) : (GainMapBenchmark.width, GainMapBenchmark.height)
+        var (width, height) = context.quick ? (400, 300) : (GainMapBenchmark.width, GainMapBenchmark.height)
+        // A photograph of yours (IMAGO_BENCH_PHOTO) in place of the generated picture: its pixels
+        // written as PNG, then compressed by cjxl like the picture.
+        let photo = context.quick ? nil : ProcessInfo.processInfo.environment["IMAGO_BENCH_PHOTO"].flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
         let directory = context.directory
         let source = directory.appendingPathComponent("jxl-source.png")
         let tinySource = directory.appendingPathComponent("jxl-tiny.png")
         let file = directory.appendingPathComponent("photo.jxl")
         let tiny = directory.appendingPathComponent("tiny.jxl")
         let sink = directory.appendingPathComponent("null.ppm")
-        try Fixtures.png(width: width, height: height).write(to: source)
+        if let photo {
+            let bitmap = try ImageDecoder.decode(photo).bitmap()
+            (width, height) = (bitmap.width, bitmap.height)
+            try PNGEncoder().encode(bitmap).write(to: source)
+        } else {
+            try Fixtures.png(width: width, height: height).write(to: source)
+        }
         try Fixtures.png(width: 16, height: 16).write(to: tinySource)
         try? FileManager.default.removeItem(at: sink)
         try FileManager.default.createSymbolicLink(atPath: sink.path, withDestinationPath: "/dev/null")
@@ -38,7 +47,8 @@ enum JXLDecodeBenchmark {
             }
         }
         let jxl = try Data(contentsOf: file)
-        let size = width * height >= 1_000_000 ? String(format: "%.0f MP (%dx%d)", Double(width * height) / 1e6, width, height) : "\(width)x\(height)"
+        let size = (width * height >= 1_000_000 ? String(format: "%.0f MP (%dx%d)", Double(width * height) / 1e6, width, height) : "\(width)x\(height)")
+            + (photo == nil ? "" : " photo")
 
         func djxlRun(threads: Int) -> () throws -> Double {
             {

@@ -72,12 +72,10 @@ extension ImageHeader {
         case .none:
             break
         case .found(let found):
-            // The reader's ranges lie within the bytes, counted from their first.
-            let start = data.startIndex
-            if let map = probe(data.subdata(in: (start + found.range.lowerBound)..<(start + found.range.upperBound))), map.format == .jpeg {
+            if let map = found.mapImage(in: data)?.header {
                 details.gainMap = Details.GainMapDetails(pixelSize: PixelSize(width: map.width, height: map.height), metadata: found.metadata)
             } else {
-                details.gainMapProblem = "the gain map's image has no readable JPEG header"
+                details.gainMapProblem = JPEGGainMapReader.Found.unreadableHeader
             }
         case .ignored(let problem):
             details.gainMapProblem = problem.description

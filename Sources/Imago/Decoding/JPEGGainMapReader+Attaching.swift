@@ -22,10 +22,8 @@ extension JPEGGainMapReader {
         case .ignored(let problem): return ignore(problem)
         case .found(let value): found = value
         }
-        // The reader's ranges lie within the bytes, counted from their first.
-        let mapData = data.subdata(in: (data.startIndex + found.range.lowerBound)..<(data.startIndex + found.range.upperBound))
-        guard let base = ImageHeader.probe(data), let map = ImageHeader.probe(mapData), map.format == .jpeg else {
-            return ignore(GainMapProblem("the gain map image has no readable JPEG header"))
+        guard let base = ImageHeader.probe(data), let (mapData, map) = found.mapImage(in: data) else {
+            return ignore(GainMapProblem(Found.unreadableHeader))
         }
         guard max(map.width, map.height) <= max(base.width, base.height), min(map.width, map.height) <= min(base.width, base.height) else {
             return ignore(GainMapProblem("the gain map (\(map.width)x\(map.height)) is larger than the image (\(base.width)x\(base.height))"))
@@ -37,5 +35,18 @@ extension JPEGGainMapReader {
         case .failure(let problem):
             ignore(problem)
         }
+    }
+}
+
+extension JPEGGainMapReader.Found {
+    /// Why a found map is not used when its image has no JPEG header.
+    static let unreadableHeader = "the gain map image has no readable JPEG header"
+
+    /// The map's own JPEG, cut from `data` (the bytes the reader read: its ranges lie within them,
+    /// counted from their first), and the header it declares; nil when it declares none.
+    func mapImage(in data: Data) -> (data: Data, header: ImageHeader)? {
+        let bytes = data.subdata(in: (data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound))
+        guard let header = ImageHeader.probe(bytes), header.format == .jpeg else { return nil }
+        return (bytes, header)
     }
 }

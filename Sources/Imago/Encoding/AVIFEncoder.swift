@@ -13,8 +13,8 @@ package struct AVIFEncoder: ImageEncoding {
     /// (the colour still goes through 4:2:0 YUV). Default: ``ImageContainer/defaultEncodingQuality``.
     public var quality: Double
 
-    /// libavif's speed, 0 (slowest, smallest) to 10 (fastest); Linux only. Default: 9, imgproxy's
-    /// default: a still thumbnail in tens of milliseconds.
+    /// libavif's speed, 0 (slowest, smallest) to 10 (fastest); Linux only. Default: 9, a still
+    /// thumbnail in tens of milliseconds (`imago serve` uses imgproxy's 8, `IMGPROXY_AVIF_SPEED`).
     public var speed: Int
 
     /// The colour profile written into the file (`colr` box), for pixels that kept their source's

@@ -36,29 +36,16 @@ extension ImageContainer {
     ///   a quality outside 0...1, pixels the codec refuses, WebP, AVIF or JPEG XL on an Apple system
     ///   whose ImageIO cannot write it, or AVIF from a libavif without an AV1 encoder.
     public func encoded(as format: ImageFormat, quality: Double? = nil) throws(ImagePipeline.Error) -> Data {
-        if format == .avif {
-            // The profile goes into the file through the encoder (libavif writes the `colr` box).
-            var encoder = AVIFEncoder()
-            if let quality { encoder.quality = try Self.checked(quality, for: .avif) }
-            #if os(Linux)
-            encoder.colorProfile = pixelColorProfile
-            #endif
-            return try encoder.encode(bitmap())
-        }
-        if format == .jxl {
-            // The profile goes into the codestream through the encoder (libjxl's colour encoding).
-            var encoder = JXLEncoder()
-            if let quality { encoder.quality = try Self.checked(quality, for: .jxl) }
-            #if os(Linux)
-            encoder.colorProfile = pixelColorProfile
-            #endif
-            return try encoder.encode(bitmap())
-        }
-        var encoded = try Self.encoder(for: format, quality: quality).encode(bitmap())
         #if os(Linux)
-        // Pixels that kept their profile carry it; sRGB pixels are written without one. (On Apple
-        // platforms `bitmap()` draws in sRGB, so there is nothing to carry.)
-        if let profile = pixelColorProfile {
+        let profile = pixelColorProfile
+        #else
+        let profile: ColorProfile? = nil  // `bitmap()` draws in sRGB on Apple platforms
+        #endif
+        var encoded = try Self.encoder(for: format, quality: quality, colorProfile: profile).encode(bitmap())
+        #if os(Linux)
+        // Pixels that kept their profile carry it; sRGB pixels are written without one. AVIF and
+        // JPEG XL get it through their encoders (libavif's `colr` box, libjxl's colour encoding).
+        if let profile, !Self.encoderWritesProfile(format) {
             encoded = try profile.embedded(in: encoded, format: format)
         }
         #endif
@@ -68,8 +55,11 @@ extension ImageContainer {
         return encoded
     }
 
-    /// The encoder that writes `format` at `quality` (0...1).
-    static func encoder(for format: ImageFormat, quality: Double?) throws(ImagePipeline.Error) -> any ImageEncoding {
+    /// The encoder that writes `format` at `quality` (0...1), with `colorProfile` for the formats
+    /// whose encoder writes the profile itself (``encoderWritesProfile(_:)``).
+    static func encoder(
+        for format: ImageFormat, quality: Double?, colorProfile: ColorProfile? = nil
+    ) throws(ImagePipeline.Error) -> any ImageEncoding {
         switch format {
         case .png:
             return PNGEncoder()
@@ -80,15 +70,21 @@ extension ImageContainer {
             guard let quality else { return WebPEncoder() }
             return WebPEncoder(quality: try checked(quality, for: .webp), isLossless: quality == 1)
         case .avif:
-            guard let quality else { return AVIFEncoder() }
-            return AVIFEncoder(quality: try checked(quality, for: .avif))
+            var encoder = AVIFEncoder(colorProfile: colorProfile)
+            if let quality { encoder.quality = try checked(quality, for: .avif) }
+            return encoder
         case .jxl:
-            guard let quality else { return JXLEncoder() }
-            return JXLEncoder(quality: try checked(quality, for: .jxl))
+            var encoder = JXLEncoder(colorProfile: colorProfile)
+            if let quality { encoder.quality = try checked(quality, for: .jxl) }
+            return encoder
         default:
             throw .encodingFailed(format, reason: "Imago cannot write \(format) yet; encode as PNG, JPEG, WebP, AVIF or JPEG XL")
         }
     }
+
+    /// Whether `format`'s encoder writes a kept colour profile itself (AVIF, JPEG XL), so it is
+    /// not embedded afterwards.
+    static func encoderWritesProfile(_ format: ImageFormat) -> Bool { format == .avif || format == .jxl }
 
     /// `quality` when it is within 0...1, or an error naming the format.
     private static func checked(_ quality: Double, for format: ImageFormat) throws(ImagePipeline.Error) -> Double {

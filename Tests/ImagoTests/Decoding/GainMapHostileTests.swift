@@ -59,6 +59,10 @@ import Testing
             let iso = try offset(of: GainMapISOMetadata.identifier, in: bytes, occurrence: 1) + GainMapISOMetadata.identifier.count
             put32(0, at: iso + 5 + 4, in: &bytes)  // versions, flags, base headroom numerator, then its denominator
         }),
+        ("map without a frame header", "no readable JPEG header", { bytes in
+            // The map's SOF0 (the second in the file) turned into an APP15 segment of the same length.
+            bytes[try offset(of: [0xFF, 0xC0], in: bytes, occurrence: 1) + 1] = 0xEF
+        }),
         ("ISO minimum version 7", "needs a reader of version 7", { bytes in
             let iso = try offset(of: GainMapISOMetadata.identifier, in: bytes, occurrence: 1) + GainMapISOMetadata.identifier.count
             bytes[iso + 1] = 7
