@@ -7,7 +7,8 @@ import Testing
 @testable import ImagoServer
 
 /// imgproxy's `IMGPROXY_SET_CANONICAL_HEADER` (`Link: <source>; rel="canonical"` for http(s)
-/// sources) and `IMGPROXY_ENABLE_DEBUG_HEADERS` (`X-Origin-*`, `X-Result-*`).
+/// sources), `IMGPROXY_ENABLE_DEBUG_HEADERS` (`X-Origin-*`, `X-Result-*`) and
+/// `IMGPROXY_DEVELOPMENT_ERRORS_MODE` (an error's `detail` in its body).
 @Suite struct ResponseHeaderSettingsTests {
     @Test func theEnvironmentSetsBoth() throws {
         var configuration = ImageProxyConfiguration()
@@ -19,6 +20,32 @@ import Testing
                 _ = try ServeEnvironment([name: "on"])
             } throws: { error in
                 (error as? ServeEnvironmentError)?.variable == name
+            }
+        }
+    }
+
+    @Test func developmentErrorsModeSendsTheDetailThatOtherwiseOnlyTheLogGets() async throws {
+        var configuration = ImageProxyConfiguration()
+        #expect(!configuration.sendsErrorDetails)
+        try ServeEnvironment(["IMGPROXY_DEVELOPMENT_ERRORS_MODE": "true"]).apply(to: &configuration)
+        #expect(configuration.sendsErrorDetails)
+        #expect {
+            _ = try ServeEnvironment(["IMGPROXY_DEVELOPMENT_ERRORS_MODE": "yes please"])
+        } throws: { error in
+            (error as? ServeEnvironmentError)?.variable == "IMGPROXY_DEVELOPMENT_ERRORS_MODE"
+        }
+        for sendsDetails in [false, true] {
+            try await ProxyOptionsTests.withProxy({ $0.sendsErrorDetails = sendsDetails }) { proxy, origin in
+                let answer = await proxy.respond(path: ServerTests.path("w:30", origin.url(for: "/missing.png")))
+                #expect(answer.status == 404)
+                let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+                let error = try #require(object?["error"] as? [String: String])
+                #expect(error["code"] == "source_not_found" && error["message"] == "the source answered HTTP 404")
+                if sendsDetails {
+                    #expect(error["detail"]?.contains("the server answered HTTP 404") == true)
+                } else {
+                    #expect(error["detail"] == nil)
+                }
             }
         }
     }

@@ -114,7 +114,7 @@ public final class ImageProxy: Sendable {
             if let detail = error.detail {
                 configuration.logger.notice("\(error.status) \(error.code): \(detail)")
             }
-            return .error(error)
+            return .error(error, includingDetail: configuration.sendsErrorDetails)
         }
     }
 

@@ -130,6 +130,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether a processed response carries `X-Origin-Width`, `X-Origin-Height`, `X-Result-Width`
     /// and `X-Result-Height` (imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`). Default: `false`.
     public var sendsDebugHeaders = false
+    /// Whether an error response's JSON carries `detail`, what the server found out beside what
+    /// the client is told (the pipeline's whole error: the source's URL, a redirect's hosts, the
+    /// connection's failure), as imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE` shows its errors.
+    /// For development only: a detail may name internal hosts and addresses. Default: `false`
+    /// (the detail goes to the log alone).
+    public var sendsErrorDetails = false
     /// How each format is written beyond its quality: progressive JPEG, interlaced or palette PNG,
     /// WebP effort, AVIF speed, JPEG XL effort. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
     public var encoderSettings = ProxyEncoderSettings()

@@ -19,9 +19,11 @@ public struct ProxyResponse: Sendable {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    /// `{"error": {"code": …, "message": …}}` with `status`.
-    static func error(_ error: ProxyError) -> ProxyResponse {
-        let body = "{\"error\":{\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}}"
+    /// `{"error": {"code": …, "message": …}}` with `status`; with `detail` too when
+    /// `includingDetail` (``ImageProxyConfiguration/sendsErrorDetails``) and the error has one.
+    static func error(_ error: ProxyError, includingDetail: Bool = false) -> ProxyResponse {
+        let detail = includingDetail ? error.detail.map { ",\"detail\":\(JSONText.quoted($0))" } ?? "" : ""
+        let body = "{\"error\":{\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))\(detail)}}"
         var headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
         if let retryAfter = error.retryAfterSeconds { headers.append(("Retry-After", "\(retryAfter)")) }
         return ProxyResponse(status: error.status, headers: headers, body: Data(body.utf8))
