@@ -22,6 +22,12 @@ extension ImageProcessors {
         /// With ``ContentMode/aspectFill``: cut the overflowing sides so the result is exactly
         /// ``size`` (centred). Ignored with ``ContentMode/aspectFit``, which never overflows.
         public let crop: Bool
+        /// Whether the filter runs in linear light (sRGB's curve undone, then redone), as libvips'
+        /// `thumbnail --linear` and imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE` do: fine detail
+        /// of light and dark keeps its brightness (black and white lines shrink to a 188 grey, not
+        /// 128), for about twice the filter's cost. Default: `false`, on the stored values, as
+        /// browsers and most libraries scale.
+        public let linearLight: Bool
         /// Largest `width * height` the output may have, so that enlarging to an absurd size (a size
         /// taken from a URL, say) is an error instead of an allocation the process cannot survive.
         /// Default: ``defaultMaximumOutputPixelCount`` (100 megapixels, the decoders' limit for one
@@ -37,16 +43,19 @@ extension ImageProcessors {
         /// when processing, with ``ImagePipeline/Error/processingFailed(_:processor:reason:)``.
         public init(
             size: PixelSize, contentMode: ContentMode, upscale: Bool = false, crop: Bool = false,
+            linearLight: Bool = false,
             maximumOutputPixelCount: Int = ImageProcessors.Resize.defaultMaximumOutputPixelCount
         ) {
             self.size = size
             self.contentMode = contentMode
             self.upscale = upscale
             self.crop = crop
+            self.linearLight = linearLight
             self.maximumOutputPixelCount = maximumOutputPixelCount
         }
 
-        /// `resize(256x256,fit)`, `resize(256x256,fill,crop)`, with `,upscale` when enlarging is allowed.
+        /// `resize(256x256,fit)`, `resize(256x256,fill,crop)`, with `,upscale` when enlarging is
+        /// allowed and `,linear` in linear light.
         public var identifier: String {
             var parts = ["\(size)"]
             switch contentMode {
@@ -54,6 +63,7 @@ extension ImageProcessors {
             case .aspectFill: parts.append(crop ? "fill,crop" : "fill")
             }
             if upscale { parts.append("upscale") }
+            if linearLight { parts.append("linear") }
             return "resize(\(parts.joined(separator: ",")))"
         }
 
@@ -96,7 +106,7 @@ extension ImageProcessors {
                     reason: "resizing \(imageSize) to \(plan.size) would make \(count) pixels, more than "
                         + "maximumOutputPixelCount (\(maximumOutputPixelCount)); \(remedy)")
             }
-            return Resampler.resample(bitmap, region: plan.region, to: plan.size)
+            return Resampler.resample(bitmap, region: plan.region, to: plan.size, linearLight: linearLight)
         }
 
         /// A scaled side in whole pixels: at least 1, and `Int.max` when it does not fit in `Int`.

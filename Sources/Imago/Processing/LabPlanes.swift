@@ -17,7 +17,7 @@ struct LabPlanes {
         var lightness = [Float](repeating: 0, count: count)
         var a = [Float](repeating: 0, count: count)
         var b = [Float](repeating: 0, count: count)
-        let linear = Self.linearTable
+        let linear = SRGBTransfer.linear
         for index in 0..<count {
             let red = linear[Int(bitmap.pixels[index * 4])]
             let green = linear[Int(bitmap.pixels[index * 4 + 1])]
@@ -34,12 +34,6 @@ struct LabPlanes {
         self.lightness = lightness
         self.a = a
         self.b = b
-    }
-
-    /// sRGB's transfer function undone, for each 8-bit value.
-    private static let linearTable: [Float] = (0..<256).map { value in
-        let v = Double(value) / 255
-        return Float(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
     }
 
     private static func f(_ t: Float) -> Float {

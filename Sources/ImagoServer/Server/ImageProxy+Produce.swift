@@ -128,7 +128,9 @@ extension ImageProxy {
         var request = ImageRequest(
             url: parsed.source,
             processors: [
-                ProxyRendering(options: options, maximumDimension: configuration.maximumOutputDimension, watermark: watermark)
+                ProxyRendering(
+                    options: options, maximumDimension: configuration.maximumOutputDimension, watermark: watermark,
+                    linearLight: configuration.usesLinearLight)
             ],
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes

@@ -136,6 +136,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// For development only: a detail may name internal hosts and addresses. Default: `false`
     /// (the detail goes to the log alone).
     public var sendsErrorDetails = false
+    /// Whether images are resized in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`):
+    /// sRGB's curve undone before the filter and redone after (`ImageProcessors.Resize.linearLight`),
+    /// so fine detail of light and dark keeps its brightness, for more CPU a resize. As in
+    /// imgproxy, what the decoder shrinks on load (JPEG's DCT scaling, the decoded tier's
+    /// reductions) is still averaged on the stored values. Default: `false`.
+    public var usesLinearLight = false
     /// How each format is written beyond its quality: progressive JPEG, interlaced or palette PNG,
     /// WebP effort, AVIF speed, JPEG XL effort. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
     public var encoderSettings = ProxyEncoderSettings()

@@ -24,6 +24,9 @@ struct ProxyRenderer {
     var smartCropStrategy: ImageProcessors.SmartCrop.Strategy = .attention
     /// Laid over the whole result last, as imgproxy does (``ProxyWatermark``). Default: `nil`.
     var watermark: ProxyWatermark?
+    /// Whether the resample runs in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`).
+    /// Default: `false`.
+    var linearLight = false
 
     init(geometry: ProxyGeometry, options: ProcessingOptions) {
         self.geometry = geometry
@@ -86,7 +89,7 @@ struct ProxyRenderer {
         region.y = min(max(region.y, 0), Double(image.height) - region.height)
         var content = Resampler.resample(
             image, region: Resampler.Region(x: region.x, y: region.y, width: region.width, height: region.height),
-            to: geometry.contentSize)
+            to: geometry.contentSize, linearLight: linearLight)
 
         if let blurSigma { content = try ImageProcessors.GaussianBlur(sigma: blurSigma).process(content) }
         if let sharpenSigma { content = try ImageProcessors.Sharpen(sigma: sharpenSigma).process(content) }

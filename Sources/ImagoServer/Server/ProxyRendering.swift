@@ -13,11 +13,14 @@ struct ProxyRendering: ImageProcessing {
     /// The path's watermark with its image, when it has one and the server or the path names an
     /// image. Default: `nil`.
     var watermark: ProxyWatermark? = nil
+    /// Whether the resize runs in linear light (``ImageProxyConfiguration/usesLinearLight``).
+    /// Default: `false`.
+    var linearLight = false
 
-    /// The path's options in their canonical form, the output bound and the watermark's image:
-    /// everything the pixels depend on (the colour handling is the request's own).
+    /// The path's options in their canonical form, the output bound, the watermark's image and
+    /// linear light: everything the pixels depend on (the colour handling is the request's own).
     var identifier: String {
-        "imago-proxy(\(options.canonical);max=\(maximumDimension)\(watermark.map { ";wm=\($0.identifier)" } ?? ""))"
+        "imago-proxy(\(options.canonical);max=\(maximumDimension)\(watermark.map { ";wm=\($0.identifier)" } ?? "")\(linearLight ? ";linear" : ""))"
     }
 
     func requiredSourceScale(for sourceSize: PixelSize) -> Double {
@@ -30,6 +33,7 @@ struct ProxyRendering: ImageProcessing {
         let geometry = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension)
         var renderer = ProxyRenderer(geometry: geometry, options: options)
         renderer.watermark = watermark
+        renderer.linearLight = linearLight
         // Pixels that keep the source's profile (`scp:0`): what is drawn in sRGB (the background
         // of extension and padding, the watermark) is converted into that profile first, as
         // imgproxy composites in sRGB and converts the result back.
@@ -64,6 +68,7 @@ struct ProxyRendering: ImageProcessing {
             input.pixelSize.height > 0
         else { return nil }
         var mapRenderer = renderer
+        mapRenderer.linearLight = false  // a map's values are log gains, not light
         if let mark = renderer.watermark?.image { mapRenderer.watermark?.image = map.neutralCover(of: mark) }
         mapRenderer.background = map.neutralValue
         // Drawn at the output's size, then shrunk to the map's share of it (at least a pixel).

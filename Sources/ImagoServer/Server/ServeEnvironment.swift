@@ -83,6 +83,8 @@ package struct ServeEnvironment: Sendable {
     package var sendsDebugHeaders: Bool?
     /// `IMGPROXY_DEVELOPMENT_ERRORS_MODE`: error responses carry what the server found out.
     package var sendsErrorDetails: Bool?
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`: resize in linear light.
+    package var usesLinearLight: Bool?
     /// `IMGPROXY_ALLOW_ORIGIN`: the CORS origin of processing responses.
     package var allowOrigin: String?
     /// `IMGPROXY_SECRET`: the `Authorization: Bearer` secret processing requests must carry.
@@ -193,6 +195,7 @@ package struct ServeEnvironment: Sendable {
         setsCanonicalHeader = try reader.boolean("IMGPROXY_SET_CANONICAL_HEADER")
         sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
         sendsErrorDetails = try reader.boolean("IMGPROXY_DEVELOPMENT_ERRORS_MODE")
+        usesLinearLight = try reader.boolean("IMGPROXY_USE_LINEAR_COLORSPACE")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
@@ -308,6 +311,7 @@ extension ServeEnvironment {
         if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }
         if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let sendsErrorDetails { configuration.sendsErrorDetails = sendsErrorDetails }
+        if let usesLinearLight { configuration.usesLinearLight = usesLinearLight }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
