@@ -63,6 +63,25 @@ import Testing
         }
     }
 
+    /// imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: the source decoded (and kept) at full size.
+    @Test(arguments: [true, false])
+    func shrinkOnLoadCanBeTurnedOff(shrinksOnLoad: Bool) async throws {
+        var configuration = ImageProxyConfiguration()
+        try ServeEnvironment(["IMGPROXY_DISABLE_SHRINK_ON_LOAD": shrinksOnLoad ? "false" : "true"]).apply(to: &configuration)
+        #expect(configuration.shrinksOnLoad == shrinksOnLoad)
+        try await Self.withProxy({ $0.shrinksOnLoad = configuration.shrinksOnLoad }) { proxy, origin in
+            let reply = await proxy.respond(path: ServerTests.path("rs:fit:100:100/f:png", origin.url(for: "/photo.jpg")))
+            #expect(reply.status == 200 && ServerTests.size(of: reply.body)?.width == 100)
+            let full = 1600 * 1200 * 4
+            #expect(proxy.decodedTierTotals.count == 1)
+            if shrinksOnLoad {
+                #expect(proxy.decodedTierTotals.bytes < full / 16, "the 1/8 decode: 200x150")
+            } else {
+                #expect(proxy.decodedTierTotals.bytes >= full)
+            }
+        }
+    }
+
     /// A request that needs more pixels than the kept decode has decodes again at a larger scale,
     /// and keeps that too; smaller requests then use the smallest entry that covers them.
     @Test func largerSizesDecodeAgainAtALargerScale() async throws {

@@ -130,7 +130,7 @@ extension ImageProxy {
             processors: [
                 ProxyRendering(
                     options: options, maximumDimension: configuration.maximumOutputDimension, watermark: watermark,
-                    linearLight: configuration.usesLinearLight)
+                    linearLight: configuration.usesLinearLight, shrinksOnLoad: configuration.shrinksOnLoad)
             ],
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes

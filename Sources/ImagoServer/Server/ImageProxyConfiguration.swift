@@ -142,6 +142,11 @@ public struct ImageProxyConfiguration: Sendable {
     /// imgproxy, what the decoder shrinks on load (JPEG's DCT scaling, the decoded tier's
     /// reductions) is still averaged on the stored values. Default: `false`.
     public var usesLinearLight = false
+    /// Whether a source is decoded only at the scale its output needs (JPEG's DCT scaling, the
+    /// decoded tier's reductions); `false` decodes every source at full size, as imgproxy's
+    /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD` does, so that with ``usesLinearLight`` the whole
+    /// reduction is in linear light, for far more CPU and memory a large source. Default: `true`.
+    public var shrinksOnLoad = true
     /// How each format is written beyond its quality: progressive JPEG, interlaced or palette PNG,
     /// WebP effort, AVIF speed, JPEG XL effort. Default: ``ProxyEncoderSettings/init()``, imgproxy's.
     public var encoderSettings = ProxyEncoderSettings()

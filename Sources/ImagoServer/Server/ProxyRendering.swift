@@ -16,15 +16,22 @@ struct ProxyRendering: ImageProcessing {
     /// Whether the resize runs in linear light (``ImageProxyConfiguration/usesLinearLight``).
     /// Default: `false`.
     var linearLight = false
+    /// Whether the source may be decoded at a reduced scale (JPEG's DCT scaling, a reduction in
+    /// the decoded tier); `false`: always at full size (imgproxy's
+    /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`, ``ImageProxyConfiguration/shrinksOnLoad``). Default: `true`.
+    var shrinksOnLoad = true
 
-    /// The path's options in their canonical form, the output bound, the watermark's image and
-    /// linear light: everything the pixels depend on (the colour handling is the request's own).
+    /// The path's options in their canonical form, the output bound, the watermark's image,
+    /// linear light and a full-size decode: everything the pixels depend on (the colour handling
+    /// is the request's own).
     var identifier: String {
-        "imago-proxy(\(options.canonical);max=\(maximumDimension)\(watermark.map { ";wm=\($0.identifier)" } ?? "")\(linearLight ? ";linear" : ""))"
+        let mark = watermark.map { ";wm=\($0.identifier)" } ?? ""
+        return "imago-proxy(\(options.canonical);max=\(maximumDimension)\(mark)\(linearLight ? ";linear" : "")\(shrinksOnLoad ? "" : ";full"))"
     }
 
     func requiredSourceScale(for sourceSize: PixelSize) -> Double {
-        ProxyGeometry(source: sourceSize, options: options, maximumDimension: maximumDimension).requiredScale
+        guard shrinksOnLoad else { return 1 }
+        return ProxyGeometry(source: sourceSize, options: options, maximumDimension: maximumDimension).requiredScale
     }
 
     func process(_ container: ImageContainer) throws(ImagePipeline.Error) -> ImageContainer {

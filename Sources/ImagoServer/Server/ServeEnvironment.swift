@@ -85,6 +85,8 @@ package struct ServeEnvironment: Sendable {
     package var sendsErrorDetails: Bool?
     /// `IMGPROXY_USE_LINEAR_COLORSPACE`: resize in linear light.
     package var usesLinearLight: Bool?
+    /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: every source decoded at full size.
+    package var disablesShrinkOnLoad: Bool?
     /// `IMGPROXY_ALLOW_ORIGIN`: the CORS origin of processing responses.
     package var allowOrigin: String?
     /// `IMGPROXY_SECRET`: the `Authorization: Bearer` secret processing requests must carry.
@@ -196,6 +198,7 @@ package struct ServeEnvironment: Sendable {
         sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
         sendsErrorDetails = try reader.boolean("IMGPROXY_DEVELOPMENT_ERRORS_MODE")
         usesLinearLight = try reader.boolean("IMGPROXY_USE_LINEAR_COLORSPACE")
+        disablesShrinkOnLoad = try reader.boolean("IMGPROXY_DISABLE_SHRINK_ON_LOAD")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
@@ -312,6 +315,7 @@ extension ServeEnvironment {
         if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let sendsErrorDetails { configuration.sendsErrorDetails = sendsErrorDetails }
         if let usesLinearLight { configuration.usesLinearLight = usesLinearLight }
+        if let disablesShrinkOnLoad { configuration.shrinksOnLoad = !disablesShrinkOnLoad }
         if let s3 { configuration.s3 = s3 }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
