@@ -46,6 +46,18 @@ enum FuzzTarget {
         }
     }
 
+    /// Decodes HEIF or AVIF bytes preferring an embedded thumbnail (libheif's thumbnail items).
+    static func decodeEmbeddedThumbnail(_ data: Data) {
+        guard let format = ImageFormat.sniff(data), format == .heif || format == .avif else { return }
+        var context = DecodingContext(format: format, limits: limits)
+        context.prefersEmbeddedThumbnail = true
+        do {
+            _ = try ImageDecoder().decode(data, context: context).bitmap()
+        } catch {
+            _ = error.description
+        }
+    }
+
     /// Counts a JPEG's scans from its markers and applies the scan limit, as Apple platforms do.
     static func jpegScans(_ data: Data) {
         _ = JPEGScanCounter.scanCount(of: data, stoppingAfter: 1_000)

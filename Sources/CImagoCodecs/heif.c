@@ -53,6 +53,38 @@ void imago_heif_decoder_destroy(imago_heif_decoder *decoder) {
     free(decoder);
 }
 
+int imago_heif_select_thumbnail(imago_heif_decoder *decoder, char *message) {
+    int count = heif_image_handle_get_number_of_thumbnails(decoder->handle);
+    if (count <= 0) return 0;
+    if (count > 64) count = 64; /* a hostile file may declare any number; a real one has one or two */
+    heif_item_id ids[64];
+    int listed = heif_image_handle_get_list_of_thumbnail_IDs(decoder->handle, ids, count);
+    struct heif_image_handle *best = NULL;
+    long long bestPixels = 0;
+    for (int i = 0; i < listed && i < count; i++) {
+        struct heif_image_handle *thumbnail = NULL;
+        struct heif_error error = heif_image_handle_get_thumbnail(decoder->handle, ids[i], &thumbnail);
+        if (error.code != heif_error_Ok || !thumbnail) continue;
+        int width = heif_image_handle_get_width(thumbnail);
+        int height = heif_image_handle_get_height(thumbnail);
+        long long pixels = (width > 0 && height > 0) ? (long long)width * (long long)height : 0;
+        if (pixels > bestPixels) {
+            if (best) heif_image_handle_release(best);
+            best = thumbnail;
+            bestPixels = pixels;
+        } else {
+            heif_image_handle_release(thumbnail);
+        }
+    }
+    if (!best) {
+        snprintf(message, IMAGO_MESSAGE_CAPACITY, "no readable embedded thumbnail");
+        return 0;
+    }
+    heif_image_handle_release(decoder->handle);
+    decoder->handle = best;
+    return 1;
+}
+
 void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha) {
     *width = heif_image_handle_get_width(decoder->handle);
     *height = heif_image_handle_get_height(decoder->handle);

@@ -103,6 +103,16 @@ public struct ImageRequest: Sendable {
         get { storage.maximumAnimationFramePixels }
         set { change(keys: false) { $0.maximumAnimationFramePixels = newValue } }
     }
+    /// Whether the image is the largest thumbnail embedded in the source, when it has one, rather
+    /// than its primary image (imgproxy's `enforce_thumbnail`): a HEIF or AVIF file's thumbnail
+    /// item, read with libheif on Linux (ImageIO on Apple platforms decodes the primary image). A
+    /// source without a thumbnail gives its primary image. The request's source limits still apply
+    /// to the primary image's declared size. Part of the cache key, since the pixels differ.
+    /// Default: `false`.
+    public var prefersEmbeddedThumbnail: Bool {
+        get { storage.prefersEmbeddedThumbnail }
+        set { change { $0.prefersEmbeddedThumbnail = newValue } }
+    }
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     public var cacheKeyOverride: String? {
         get { storage.cacheKeyOverride }
@@ -160,6 +170,7 @@ public struct ImageRequest: Sendable {
         var maximumSourcePixelCount: Int?
         var maximumAnimationFrames: Int?
         var maximumAnimationFramePixels: Int?
+        var prefersEmbeddedThumbnail = false
         /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
         /// whenever a field they depend on changes, so a cache lookup builds no string.
         var keys = CacheKeys.empty
@@ -190,6 +201,7 @@ public struct ImageRequest: Sendable {
             copy.maximumSourcePixelCount = maximumSourcePixelCount
             copy.maximumAnimationFrames = maximumAnimationFrames
             copy.maximumAnimationFramePixels = maximumAnimationFramePixels
+            copy.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
             return copy
         }
     }
@@ -234,6 +246,10 @@ public struct ImageRequest: Sendable {
             }
             if let frames = request.maximumAnimationFrames {
                 key.appendStep("frames=\(frames)", isFirst: isFirst)
+                isFirst = false
+            }
+            if request.prefersEmbeddedThumbnail {
+                key.appendStep("embeddedThumbnail", isFirst: isFirst)
             }
             processed = key
         }

@@ -31,10 +31,15 @@ typedef struct imago_heif_decoder imago_heif_decoder;
 imago_heif_decoder *imago_heif_decoder_create(const uint8_t *data, size_t size, char *message, int *status);
 void imago_heif_decoder_destroy(imago_heif_decoder *decoder);
 
-/* The primary image's displayed size (rotation applied) and whether it has alpha. */
+/* Switches the decoder from the primary image to its largest embedded thumbnail (by pixels; one of
+ * non-positive size is skipped). Returns 1 when it switched, 0 when the primary image has no usable
+ * thumbnail (the decoder is left on the primary image). */
+int imago_heif_select_thumbnail(imago_heif_decoder *decoder, char *message);
+
+/* The selected image's displayed size (rotation applied) and whether it has alpha. */
 void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha);
 
-/* Decodes the primary image into RGBA8 rows of `stride` bytes; `width` x `height` must be what
+/* Decodes the selected image (the primary one, or its thumbnail) into RGBA8 rows of `stride` bytes; `width` x `height` must be what
  * imago_heif_info reported. Returns IMAGO_DECODED, or another outcome with libheif's words in `message`. */
 int imago_heif_read_pixels(imago_heif_decoder *decoder, uint8_t *pixels, size_t stride, int width, int height,
                            char *message);

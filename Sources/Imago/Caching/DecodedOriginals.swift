@@ -18,6 +18,8 @@ final class DecodedOriginals: Sendable {
         var handling: ColorProfileHandling
         /// The most frames of an animation decoded (``ImageRequest/maximumAnimationFrames``).
         var frames: Int?
+        /// Whether the decode is of the source's embedded thumbnail (``ImageRequest/prefersEmbeddedThumbnail``).
+        var embeddedThumbnail = false
     }
 
     /// One decode of one source.

@@ -6,12 +6,17 @@ import Foundation
 /// image, or every frame of an image sequence (`avis`) with its duration.
 ///
 /// The limits are checked against the boxes (``ISOBMFFHeader``) before libavif parses anything,
-/// then against what libavif reports, before each frame's pixels are allocated.
+/// then against what libavif reports, before each frame's pixels are allocated. libavif does not
+/// read thumbnails: an embedded one (``DecodingContext/prefersEmbeddedThumbnail``) is decoded by
+/// libheif, when its build has an AV1 decoder.
 struct AVIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .avif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         let boxes = try ISOBMFFHeader.checked(data, context: context)
+        if context.prefersEmbeddedThumbnail, let thumbnail = try Self.embeddedThumbnail(data, boxes: boxes, context: context) {
+            return thumbnail
+        }
         let limits = context.limits
         return try data.withBytes { bytes throws(ImagePipeline.Error) in
             var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
@@ -74,6 +79,22 @@ struct AVIFDecoder: ImageDecoding {
             let colour = EmbeddedColor.read(boxes, maximumProfileSize: context.limits.maximumColorProfileSize)
             ColorConversion.apply(colour, to: &container, source: .unknown, context: context)
             return container
+        }
+    }
+
+    /// The largest thumbnail embedded in the AVIF file `data`, decoded by libheif; `nil` when it
+    /// has none, or when libheif cannot read the file (no AV1 decoder in its build, a file it
+    /// refuses): libavif then decodes the primary image. A limit the thumbnail exceeds is thrown.
+    private static func embeddedThumbnail(
+        _ data: Data, boxes: ISOBMFFHeader, context: DecodingContext
+    ) throws(ImagePipeline.Error) -> ImageContainer? {
+        do {
+            return try HEIFDecoder.decode(data, boxes: boxes, format: .avif, choice: .thumbnailOnly, context: context)
+        } catch {
+            switch error {
+            case .unsupportedFormat, .decodingFailed: return nil
+            default: throw error
+            }
         }
     }
 }

@@ -3,16 +3,40 @@ import CImagoCodecs
 import Foundation
 
 /// Decodes the primary image of a HEIF/HEIC file with libheif (Debian: libheif1, which brings the
-/// libde265 HEVC decoder), rotation and mirroring applied, to RGBA.
+/// libde265 HEVC decoder), rotation and mirroring applied, to RGBA; or, when the context prefers
+/// it (``DecodingContext/prefersEmbeddedThumbnail``), the largest thumbnail embedded in the file.
 ///
 /// The limits are checked twice before any pixel memory exists: against the `ispe` of the boxes
-/// (``ISOBMFFHeader``), then against the size libheif reports.
+/// (``ISOBMFFHeader``), then against the size libheif reports for the image decoded.
 struct HEIFDecoder: ImageDecoding {
     func canDecode(_ format: ImageFormat) -> Bool { format == .heif }
 
     func decode(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ImageContainer {
         let boxes = try ISOBMFFHeader.checked(data, context: context)
-        return try data.withBytes { bytes throws(ImagePipeline.Error) in
+        let choice: Choice = context.prefersEmbeddedThumbnail ? .thumbnailElsePrimary : .primary
+        guard let container = try Self.decode(data, boxes: boxes, format: .heif, choice: choice, context: context) else {
+            throw .decodingFailed(context.url, .heif, reason: "libheif decoded no image")
+        }
+        return container
+    }
+
+    /// Which image of the file to decode.
+    enum Choice {
+        case primary
+        /// The largest embedded thumbnail, or the primary image when there is none.
+        case thumbnailElsePrimary
+        /// The largest embedded thumbnail, or nothing (`nil`) when there is none.
+        case thumbnailOnly
+    }
+
+    /// Decodes the image `choice` names of the ISOBMFF file `data` (HEIF, or AVIF when libheif has
+    /// an AV1 decoder), after the file's `boxes` were checked against the limits; `nil` for
+    /// ``Choice/thumbnailOnly`` when the file has no thumbnail. The thumbnail is given the colour
+    /// of the primary image, which it is a smaller copy of.
+    static func decode(
+        _ data: Data, boxes: ISOBMFFHeader, format: ImageFormat, choice: Choice, context: DecodingContext
+    ) throws(ImagePipeline.Error) -> ImageContainer? {
+        try data.withBytes { bytes throws(ImagePipeline.Error) -> ImageContainer? in
             var message = [CChar](repeating: 0, count: Int(IMAGO_MESSAGE_CAPACITY))
             var status: Int32 = 0
             func failure(_ status: Int32) -> ImagePipeline.Error {
@@ -20,20 +44,23 @@ struct HEIFDecoder: ImageDecoding {
                 if status == IMAGO_CODEC_MISSING {
                     return .unsupportedFormat(
                         context.url,
-                        detail: "libheif has no decoder for this HEIF's codec (\(words)); install libheif1 with "
+                        detail: "libheif has no decoder for this file's codec (\(words)); install libheif1 with "
                             + "libde265-0 (Debian 12) or libheif-plugin-libde265 (Debian 13)")
                 }
-                return .decodingFailed(context.url, .heif, reason: "libheif: \(words)")
+                return .decodingFailed(context.url, format, reason: "libheif: \(words)")
             }
             guard let base = bytes.baseAddress,
                 let decoder = imago_heif_decoder_create(base, bytes.count, &message, &status)
             else { throw failure(status) }
             defer { imago_heif_decoder_destroy(decoder) }
+            if choice != .primary, imago_heif_select_thumbnail(decoder, &message) != 1, choice == .thumbnailOnly {
+                return nil
+            }
 
             var width: Int32 = 0, height: Int32 = 0, hasAlpha: Int32 = 0
             imago_heif_info(decoder, &width, &height, &hasAlpha)
             guard width > 0, height > 0 else {
-                throw .decodingFailed(context.url, .heif, reason: "libheif reports a \(width)x\(height) image")
+                throw .decodingFailed(context.url, format, reason: "libheif reports a \(width)x\(height) image")
             }
             try context.limits.check(width: Int(width), height: Int(height), url: context.url)
             let bytesPerRow = Int(width) * Bitmap.bytesPerPixel
@@ -44,7 +71,7 @@ struct HEIFDecoder: ImageDecoding {
             guard let pixels else { throw failure(status) }
             let bitmap = Bitmap(
                 width: Int(width), height: Int(height), alphaMode: hasAlpha != 0 ? .straight : .opaque, pixels: pixels)
-            var container = try ImageContainer(bitmap: bitmap, format: .heif)
+            var container = try ImageContainer(bitmap: bitmap, format: format)
             let colour = EmbeddedColor.read(boxes, maximumProfileSize: context.limits.maximumColorProfileSize)
             ColorConversion.apply(colour, to: &container, source: .unknown, context: context)
             return container

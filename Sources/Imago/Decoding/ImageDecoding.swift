@@ -46,6 +46,11 @@ public struct DecodingContext: Sendable {
     /// listed (``DecodingPolicy/lenient``, the default), or an error (``DecodingPolicy/strict``).
     /// ``limits`` hold under either.
     public var policy: DecodingPolicy
+    /// Whether the decoder returns the largest thumbnail embedded in the file instead of its
+    /// primary image, when the file has one (imgproxy's `enforce_thumbnail`); a file without one
+    /// decodes its primary image as before. The built-in decoders read the thumbnails of HEIF and
+    /// AVIF files on Linux (libheif); ImageIO on Apple platforms ignores it. Default: `false`.
+    public var prefersEmbeddedThumbnail = false
     /// Set by the pipeline for a thumbnail request: an 8-bit conversion to sRGB is left in
     /// `ImageContainer.pendingColorConversion`, to run after the thumbnail at the output size (as
     /// libvips converts), instead of on the larger shrunk-on-load image. Never set for a decode

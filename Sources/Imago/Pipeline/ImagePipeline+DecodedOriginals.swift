@@ -22,7 +22,8 @@ extension ImagePipeline {
         }
         return OriginalNeed(
             source: DecodedOriginals.SourceKey(
-                original: request.originalKey, handling: request.colorProfileHandling, frames: request.maximumAnimationFrames),
+                original: request.originalKey, handling: request.colorProfileHandling, frames: request.maximumAnimationFrames,
+                embeddedThumbnail: request.prefersEmbeddedThumbnail),
             requiredScale: requiredScale)
     }
 
@@ -122,16 +123,21 @@ extension ImagePipeline {
                 ? PixelSize(width: header.height, height: header.width) : PixelSize(width: header.width, height: header.height)
         }
         try checkSourceLimits(bytes: nil, size: oriented, frames: declaredFrames(loaded.data, for: request), for: request)
-        let required = oriented.map(need.requiredScale) ?? 1
+        // An embedded thumbnail has a size of its own, which the header does not give: the
+        // reduction and the source's size come from the decoded thumbnail (or primary image).
+        let readsThumbnail = request.prefersEmbeddedThumbnail && header.map { [.heif, .avif].contains($0.format) } == true
+        let sized = readsThumbnail ? nil : oriented
+        let required = sized.map(need.requiredScale) ?? 1
         let reduction = Self.reduction(for: required)
         let key = DecodedOriginals.Key(source: need.source, reduction: reduction)
         // Only a decode of these very bytes is shared: a caller that loaded newer bytes never
         // joins a decode of older ones.
         let flight = OriginalDecodeKey(key: key, fingerprint: fingerprint)
         let decode = OriginalDecode(
-            loaded: loaded, url: request.url, header: header, oriented: oriented, reduction: reduction,
+            loaded: loaded, url: request.url, header: header, oriented: sized, reduction: reduction,
             handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable,
-            unknownPixels: unknownSourcePixels(for: request), frameLimit: request.maximumAnimationFrames)
+            unknownPixels: unknownSourcePixels(for: request), frameLimit: request.maximumAnimationFrames,
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail)
         let now = configuration.now()
         var result: Result<DecodedOriginals.Entry, Error>
         repeat {
@@ -155,7 +161,7 @@ extension ImagePipeline {
         let entry = try result.get()
         // A source whose header could not be read (a format of a decoder of your own) is checked
         // on its decoded size.
-        if oriented == nil { try checkSourceLimits(bytes: nil, size: entry.sourceSize, for: request) }
+        if sized == nil { try checkSourceLimits(bytes: nil, size: entry.sourceSize, for: request) }
         return entry
     }
 
@@ -179,6 +185,8 @@ extension ImagePipeline {
         var unknownPixels: Int
         /// The most frames of an animation decoded (``ImageRequest/maximumAnimationFrames``).
         var frameLimit: Int?
+        /// Whether the source's embedded thumbnail is decoded (``ImageRequest/prefersEmbeddedThumbnail``).
+        var prefersEmbeddedThumbnail: Bool
     }
 
     /// Decodes an original at its reduction within the decode budget, counts it, and reduces at
@@ -201,6 +209,7 @@ extension ImagePipeline {
                 maximumPixelSize: target.map { max($0.width, $0.height) }, colorProfileHandling: decode.handling,
                 policy: configuration.decodingPolicy)
             context.frameLimit = decode.frameLimit
+            context.prefersEmbeddedThumbnail = decode.prefersEmbeddedThumbnail
             var container = try configuration.decoders.decode(data, context: context)
             if let target { container = try Self.reduced(container, to: target) }
             return container

@@ -200,6 +200,7 @@ extension ImagePipeline {
         // A thumbnail's colours are converted after it is made, on its pixels only (`process`).
         context.defersColorConversion = request.thumbnailSize != nil
         context.frameLimit = request.maximumAnimationFrames
+        context.prefersEmbeddedThumbnail = request.prefersEmbeddedThumbnail
         return try configuration.decoders.decode(data, context: context)
     }
 

@@ -185,9 +185,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `gain_map`; not an imgproxy option). `gm:0` drops the map, and `auto` then negotiates as for
     /// any source: the smaller file over the HDR rendition. Default: `true`.
     public var keepsGainMap = true
-    /// imgproxy's `enforce_thumbnail`: use a thumbnail embedded in the source (HEIF, AVIF) rather
-    /// than the main image. Not implemented: the main image is always decoded (at the reduction
-    /// the output needs); accepted so URLs written for imgproxy parse. Default: `nil`.
+    /// imgproxy's `enforce_thumbnail`: process the largest thumbnail embedded in a HEIF or AVIF
+    /// source rather than its primary image, when it has one (a source without one, or of another
+    /// format, is processed as usual); the geometry then applies to the thumbnail's size. `nil`
+    /// follows `ImageProxyConfiguration.enforcesThumbnail` (`IMGPROXY_ENFORCE_THUMBNAIL`).
+    /// Default: `nil`.
     public var enforceThumbnail: Bool?
     /// The border cut away before any other geometry (imgproxy's `trim`, `t:THRESHOLD:COLOR:EQUAL_HOR:EQUAL_VER`):
     /// the source is then decoded whole, as imgproxy does, and sized as trimmed. Not applied to
@@ -264,6 +266,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if !keepsGainMap { parts.append("gm:0") }
         // Length-prefixed, as the cache buster: free text.
         if let filename { parts.append("fn:\(filename.utf8.count):\(filename)") }
+        if let enforceThumbnail { parts.append("eth:\(enforceThumbnail ? 1 : 0)") }
         if let maximumSourcePixels { parts.append("msr:\(maximumSourcePixels)") }
         if let maximumSourceBytes { parts.append("msfs:\(maximumSourceBytes)") }
         if let maximumAnimationFrames { parts.append("maf:\(maximumAnimationFrames)") }

@@ -44,7 +44,8 @@ import Imago
 /// | `t`, `trim` | `threshold:color:equal_hor:equal_ver` | empty threshold: none; empty colour: the top-left pixel's |
 /// | `wm`, `watermark` | `opacity:position:x:y:scale` | opacity 0...1; `re` replicates; scale > 0 |
 /// | `wmu`, `watermark_url` | a base64url-encoded URL | the watermark for this request |
-/// | `kcr`, `keep_copyright`; `ph`, `preserve_hdr`; `eth`, `enforce_thumbnail` | boolean | accepted, no effect |
+/// | `eth`, `enforce_thumbnail` | boolean | a HEIF or AVIF source's embedded thumbnail, when it has one |
+/// | `kcr`, `keep_copyright`; `ph`, `preserve_hdr` | boolean | accepted, no effect |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
     static let maximumLength = 100_000

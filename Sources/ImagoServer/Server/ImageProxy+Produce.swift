@@ -118,6 +118,7 @@ extension ImageProxy {
     /// the request's source limits (enforced by the loader from `Content-Length` and while
     /// streaming, and by the pipeline on bytes from disk and on the header's pixels), and the
     /// animation limits for output in `format` (``applyAnimationLimits(to:options:format:)``),
+    /// the source's embedded thumbnail when `eth` (or `IMGPROXY_ENFORCE_THUMBNAIL`) asks for it,
     /// and `watermark` laid over the result.
     func request(for parsed: ProcessingPath, format: ImageFormat? = nil, watermark: ProxyWatermark? = nil) -> ImageRequest {
         let options = parsed.options
@@ -135,6 +136,7 @@ extension ImageProxy {
             colorProfileHandling: handling)
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels
+        request.prefersEmbeddedThumbnail = options.enforceThumbnail ?? configuration.enforcesThumbnail
         applyAnimationLimits(to: &request, options: options, format: format)
         if [LocalFileDataLoader.scheme, FallbackImage.scheme].contains(parsed.source.scheme?.lowercased()) {
             // A local file is as near as the disk cache, and a copy there would outlive a change

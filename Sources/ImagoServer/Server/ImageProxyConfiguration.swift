@@ -105,6 +105,10 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether a client whose `Accept` names `image/webp` gets WebP whatever format the path asks,
     /// unless AVIF is enforced and taken (imgproxy's `IMGPROXY_ENFORCE_WEBP`). Default: `false`.
     public var enforcesWebP: Bool = false
+    /// Whether a HEIF or AVIF source with an embedded thumbnail is processed from that thumbnail
+    /// rather than its primary image, unless a URL says `eth:0` (imgproxy's
+    /// `IMGPROXY_ENFORCE_THUMBNAIL`; see `ImageRequest.prefersEmbeddedThumbnail`). Default: `false`.
+    public var enforcesThumbnail: Bool = false
     /// Whether `f:auto` answers JPEG XL to a client whose `Accept` names `image/jxl`, before AVIF
     /// and WebP (imgproxy's `IMGPROXY_AUTO_JXL`). Default: `false`, as imgproxy: few browsers
     /// take JPEG XL yet, and it costs more to encode than WebP.

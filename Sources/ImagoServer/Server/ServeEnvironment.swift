@@ -107,6 +107,8 @@ package struct ServeEnvironment: Sendable {
     package var negotiatesJXL: Bool?
     /// `IMGPROXY_ENFORCE_WEBP`.
     package var enforcesWebP: Bool?
+    /// `IMGPROXY_ENFORCE_THUMBNAIL`.
+    package var enforcesThumbnail: Bool?
     /// `IMGPROXY_USE_S3` and the rest of S3's variables (``ServeEnvironment/s3(_:)``).
     package var s3: S3Configuration?
     /// `IMGPROXY_FALLBACK_IMAGE_*` (``ServeEnvironment/fallbackImage(_:)``).
@@ -205,6 +207,7 @@ package struct ServeEnvironment: Sendable {
         enforcesJXL = try reader.boolean("IMGPROXY_ENFORCE_JXL")
         negotiatesJXL = try reader.boolean("IMGPROXY_AUTO_JXL")
         enforcesWebP = try reader.boolean("IMGPROXY_ENFORCE_WEBP")
+        enforcesThumbnail = try reader.boolean("IMGPROXY_ENFORCE_THUMBNAIL")
         s3 = try Self.s3(reader)
         fallbackImage = try Self.fallbackImage(reader)
         watermark = try Self.watermark(reader)
@@ -309,6 +312,7 @@ extension ServeEnvironment {
         if let enforcesJXL { configuration.enforcesJXL = enforcesJXL }
         if let negotiatesJXL { configuration.negotiatesJXL = negotiatesJXL }
         if let enforcesWebP { configuration.enforcesWebP = enforcesWebP }
+        if let enforcesThumbnail { configuration.enforcesThumbnail = enforcesThumbnail }
         if let preferredFormats { configuration.preferredFormats = preferredFormats }
         if let pathRules { configuration.pathRules = pathRules }
         if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }

@@ -85,6 +85,7 @@ enum FuzzCorpus {
         case "heif-avif":
             decode(data, as: .heif)
             decode(data, as: .avif)
+            decodeEmbeddedThumbnail(data)
         case "jxl":
             if let header = ImageHeader.probe(data) { precondition(header.width > 0 && header.height > 0) }
             decode(data, as: .jxl)
@@ -288,6 +289,19 @@ enum FuzzCorpus {
             let container = try ImageDecoder.decode(data, limits: limits)
             for frame in container.frames { _ = try? frame.bitmap() }
             _ = try? container.bitmap()
+        } catch {
+            _ = error.description
+        }
+    }
+
+    /// Fuzz/heif-avif/Harness.swift (FuzzTarget.decodeEmbeddedThumbnail): HEIF or AVIF bytes
+    /// decoded again preferring an embedded thumbnail.
+    static func decodeEmbeddedThumbnail(_ data: Data) {
+        guard let format = ImageFormat.sniff(data), format == .heif || format == .avif else { return }
+        var context = DecodingContext(format: format, limits: limits)
+        context.prefersEmbeddedThumbnail = true
+        do {
+            _ = try ImageDecoder().decode(data, context: context).bitmap()
         } catch {
             _ = error.description
         }
