@@ -7,7 +7,7 @@ import Testing
 @testable import ImagoServer
 
 /// imgproxy's encoder settings (`IMGPROXY_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`, `_PNG_QUANTIZE`,
-/// `_PNG_QUANTIZATION_COLORS`, `_WEBP_EFFORT`, `_AVIF_SPEED`): read from the environment with
+/// `_PNG_QUANTIZATION_COLORS`, `_WEBP_EFFORT`, `_WEBP_PRESET`, `_AVIF_SPEED`): read from the environment with
 /// imgproxy's ranges, each visible in the bytes the proxy writes, a bad value refused by name.
 @Suite struct EncoderSettingsTests {
     /// The settings an environment gives the proxy.
@@ -71,7 +71,8 @@ import Testing
         ("IMGPROXY_JPEG_PROGRESSIVE", "yes"), ("IMGPROXY_PNG_INTERLACED", "2"), ("IMGPROXY_PNG_QUANTIZE", "on"),
         ("IMGPROXY_PNG_QUANTIZATION_COLORS", "1"), ("IMGPROXY_PNG_QUANTIZATION_COLORS", "257"),
         ("IMGPROXY_WEBP_EFFORT", "0"), ("IMGPROXY_WEBP_EFFORT", "7"), ("IMGPROXY_AVIF_SPEED", "10"),
-        ("IMGPROXY_AVIF_SPEED", "-1"), ("IMGPROXY_AVIF_SPEED", "fast"),
+        ("IMGPROXY_AVIF_SPEED", "-1"), ("IMGPROXY_AVIF_SPEED", "fast"), ("IMGPROXY_WEBP_PRESET", "photograph"),
+        ("IMGPROXY_WEBP_PRESET", "Photo"),
     ])
     func aBadValueIsRefusedByName(variable: String, value: String) {
         #expect {
@@ -175,6 +176,22 @@ import Testing
         #expect(standard == (try Self.encoded(.webp, ["IMGPROXY_WEBP_EFFORT": "4"])))
         #expect(standard != fast && standard != thorough)
         for data in [fast, thorough] { #expect(try ImageDecoder.decode(data).bitmap().width == 64) }
+    }
+
+    /// `IMGPROXY_WEBP_PRESET` reaches the encoder: `default` unless set, `drawing` writes other
+    /// bytes than `photo`, and an unknown name is refused with the names allowed.
+    @Test func webpPresetReachesTheEncoder() throws {
+        #expect(try Self.settings([:]).webpPreset == .default)
+        #expect(try Self.settings(["IMGPROXY_WEBP_PRESET": "icon"]).webpPreset == .icon)
+        #expect(try Self.encoded(.webp, [:]) == (try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "default"])))
+        let drawing = try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "drawing"])
+        #expect(drawing != (try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "photo"])))
+        #expect(try ImageDecoder.decode(drawing).bitmap().width == 64)
+        #expect {
+            _ = try ServeEnvironment(["IMGPROXY_WEBP_PRESET": "sketch"])
+        } throws: { error in
+            "\(error)".contains("default, picture, photo, drawing, icon, text") && "\(error)".contains("sketch")
+        }
     }
 
     /// Animated WebP takes the effort too.

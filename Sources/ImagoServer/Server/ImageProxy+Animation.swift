@@ -46,7 +46,8 @@ extension ImageProxy {
         var data: Data
         while true {
             data = try container.encodedAnimation(
-                as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort)
+                as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort,
+                webpPreset: configuration.encoderSettings.webpPreset.encoderPreset)
             guard format == .webp, let maximumBytes = options.maximumBytes, data.count > maximumBytes,
                 percent > Self.lowestFittingQuality
             else { break }
