@@ -45,13 +45,17 @@ public final class ImageProxy: Sendable {
         self.sourcePolicy = sourcePolicy
         var sourceLoader: any DataLoading =
             configuration.localFilesystemRoot.map {
-                LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
+                LocalFileDataLoader(
+                    root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize,
+                    querySeparator: SourceURLQuerySeparator(configuration.sourceURLQuerySeparator))
             } ?? loader
         if case .data(let data)? = configuration.fallbackImage?.source {
             sourceLoader = FallbackDataLoader(data: data, next: sourceLoader)
         }
         if let s3 = configuration.s3 {
-            sourceLoader = S3DataLoader(configuration: s3, transport: loader, next: sourceLoader, now: configuration.now)
+            sourceLoader = S3DataLoader(
+                configuration: s3, transport: loader, next: sourceLoader, now: configuration.now,
+                querySeparator: SourceURLQuerySeparator(configuration.sourceURLQuerySeparator))
         }
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }

@@ -83,6 +83,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// `IMGPROXY_USE_S3` and `IMGPROXY_S3_*`; ``S3DataLoader``). `nil`: `s3:` sources are
     /// answered 404, as imgproxy does without S3. Default: `nil`.
     public var s3: S3Configuration? = nil
+    /// Where a `local://` or `s3://` source's path (or key) ends and its query begins (imgproxy's
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`): an `s3://` key's version follows it, a `local://`
+    /// path's query is ignored. `?` is the URL's own query; another text cuts the decoded path
+    /// and query at its first occurrence; empty: none, a `?` and what follows belong to the path
+    /// or key. Default: `?`.
+    public var sourceURLQuerySeparator = "?"
     /// The image answered when a source cannot be fetched or decoded, with its status and TTL
     /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
     /// answered, unless the path names a fallback (`fiu`). Default: `nil`.

@@ -75,6 +75,8 @@ package struct ServeEnvironment: Sendable {
     package var maximumClients: Int?
     /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`: the folder `local:///` sources are read from.
     package var localFilesystemRoot: String?
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`, set (empty: no separator) or not (`nil`).
+    package var sourceURLQuerySeparator: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
     /// `IMGPROXY_SET_CANONICAL_HEADER`.
@@ -179,6 +181,8 @@ package struct ServeEnvironment: Sendable {
         keepAliveTimeout = try reader.integer("IMGPROXY_KEEP_ALIVE_TIMEOUT", in: 1...3600)
         maximumClients = try reader.integer("IMGPROXY_MAX_CLIENTS", in: 0...1_000_000).map { $0 == 0 ? 1_000_000 : $0 }
         localFilesystemRoot = reader.text("IMGPROXY_LOCAL_FILESYSTEM_ROOT")
+        // Set but empty means no separator (imgproxy reads it so), unlike every other variable.
+        sourceURLQuerySeparator = environment["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR"]
         if let path = reader.text("IMGPROXY_HEALTH_CHECK_PATH") {
             // imgproxy's reading: no query or fragment, a leading slash, no trailing one.
             var trimmed = String(path.prefix { $0 != "?" && $0 != "#" })
@@ -305,6 +309,7 @@ extension ServeEnvironment {
         if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }
         if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let s3 { configuration.s3 = s3 }
+        if let sourceURLQuerySeparator { configuration.sourceURLQuerySeparator = sourceURLQuerySeparator }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
         if let watermarkOpacity { configuration.watermarkOpacity = watermarkOpacity }
