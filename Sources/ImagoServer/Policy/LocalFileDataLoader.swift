@@ -47,9 +47,10 @@ package final class LocalFileDataLoader: DataLoading {
             return try await network.loadData(for: request, progress: progress)
         }
         let limit = min(request.maximumBodySize ?? maximumBodySize, maximumBodySize)
-        let data = try Self.read(request.url, under: root, limit: limit, separator: querySeparator)
+        let (data, modified) = try Self.read(request.url, under: root, limit: limit, separator: querySeparator)
         progress(ImageTask.Progress(completed: Int64(data.count), total: Int64(data.count)))
-        return DataLoader.Response(data: data, statusCode: 200, headers: [:])
+        // The file's modification time, as an HTTP server would send it (IMGPROXY_USE_LAST_MODIFIED).
+        return DataLoader.Response(data: data, statusCode: 200, headers: ["last-modified": HTTPDate.imfFixdate(modified)])
     }
 
     /// The resolved file `url` names under `root` (its path ending at `separator`), or the error
@@ -84,10 +85,11 @@ package final class LocalFileDataLoader: DataLoading {
         return real
     }
 
-    /// The bytes of the file `url` names under `root`, at most `limit` of them.
+    /// The bytes of the file `url` names under `root`, at most `limit` of them, and when the file
+    /// was last modified.
     static func read(
         _ url: URL, under root: String, limit: Int, separator: SourceURLQuerySeparator = .standard
-    ) throws(ImagePipeline.Error) -> Data {
+    ) throws(ImagePipeline.Error) -> (data: Data, modified: Date) {
         let path = try resolve(url, under: root, separator: separator)
         // O_NONBLOCK: a FIFO would block `open` until a writer came; for a regular file it
         // changes nothing, and anything else is refused below.
@@ -106,7 +108,7 @@ package final class LocalFileDataLoader: DataLoading {
             throw .connectionFailed(url, reason: "the local file could not be read (\(error))")
         }
         guard data.count <= limit else { throw .bodyTooLarge(url, limit: limit) }
-        return data
+        return (data, Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)))
     }
 
     /// `path` with every link, `.` and `..` resolved, or `nil` when it does not exist.

@@ -59,6 +59,7 @@ extension ImageProxy {
             expiresAt: response.expiresAt, isStorable: response.isStorable,
             contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
         (image.sourceWidth, image.sourceHeight) = (container.sourcePixelSize.width, container.sourcePixelSize.height)
+        image.lastModified = response.lastModified
         return image
     }
 }

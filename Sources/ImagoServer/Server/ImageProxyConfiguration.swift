@@ -89,6 +89,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// and query at its first occurrence; empty: none, a `?` and what follows belong to the path
     /// or key. Default: `?`.
     public var sourceURLQuerySeparator = "?"
+    /// Whether responses carry their source's `Last-Modified` and answer `304 Not Modified` to an
+    /// `If-Modified-Since` no older than it (imgproxy's `IMGPROXY_USE_LAST_MODIFIED`); an
+    /// `If-None-Match` takes precedence, and an `If-Modified-Since` that is not an HTTP date is
+    /// ignored. The date is the http source's header or the local file's modification time.
+    /// Default: `false`, as imgproxy.
+    public var usesLastModified = false
     /// The image answered when a source cannot be fetched or decoded, with its status and TTL
     /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
     /// answered, unless the path names a fallback (`fiu`). Default: `nil`.

@@ -94,6 +94,8 @@ package struct ServeEnvironment: Sendable {
     package var pathPrefix: String?
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
     package var cacheControlPassthrough: Bool?
+    /// `IMGPROXY_USE_LAST_MODIFIED`: the source's `Last-Modified` passed on, `If-Modified-Since` answered.
+    package var usesLastModified: Bool?
 
     /// `IMGPROXY_ENFORCE_AVIF`.
     package var enforcesAVIF: Bool?
@@ -196,6 +198,7 @@ package struct ServeEnvironment: Sendable {
         sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
+        usesLastModified = try reader.boolean("IMGPROXY_USE_LAST_MODIFIED")
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesJXL = try reader.boolean("IMGPROXY_ENFORCE_JXL")
         negotiatesJXL = try reader.boolean("IMGPROXY_AUTO_JXL")
@@ -300,6 +303,7 @@ extension ServeEnvironment {
         if let downloadTimeout { configuration.loaderConfiguration.downloadTimeout = .seconds(downloadTimeout) }
         if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
+        if let usesLastModified { configuration.usesLastModified = usesLastModified }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesJXL { configuration.enforcesJXL = enforcesJXL }
         if let negotiatesJXL { configuration.negotiatesJXL = negotiatesJXL }
