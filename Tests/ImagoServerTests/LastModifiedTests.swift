@@ -50,6 +50,32 @@ import Testing
         }
     }
 
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`: a source's older date gives way to it, so a client's
+    /// copy from before it is made again; an RFC 3339 date, anything else refused at start.
+    @Test func theBusterMovesOlderDatesLater() async throws {
+        let origin = try await TestServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        origin.set(
+            "/a.jpg", data: try Fixtures.jpeg(width: 40, height: 30, seed: 4), contentType: "image/jpeg",
+            lastModified: Self.modified)
+        let path = ServerTests.path("w:20/f:png", origin.url(for: "/a.jpg"))
+        var configuration = ServerTests.local
+        try ServeEnvironment([
+            "IMGPROXY_USE_LAST_MODIFIED": "1", "IMGPROXY_LAST_MODIFIED_BUSTER": "2026-11-05T01:00:00+01:00",
+        ]).apply(to: &configuration)
+        let buster = "Thu, 05 Nov 2026 00:00:00 GMT"
+        try await withServer(configuration) { server in
+            let fresh = try await server.get(path, headers: ["If-Modified-Since": Self.modified])
+            #expect(fresh.status == 200 && fresh.headers["last-modified"] == buster)
+            #expect(try await server.get(path, headers: ["If-Modified-Since": buster]).status == 304)
+        }
+        #expect(ServeEnvironment.rfc3339("2026-11-05T00:00:00.123Z") == ServeEnvironment.rfc3339("2026-11-05T00:00:00Z"))
+        for bad in ["yesterday", "2026-11-31T00:00:00Z", "2026-11-05 00:00:00Z", "2026-11-05T00:00:00"] {
+            #expect(ServeEnvironment.rfc3339(bad) == nil, "\(bad)")
+        }
+        #expect(throws: ServeEnvironmentError.self) { try ServeEnvironment(["IMGPROXY_LAST_MODIFIED_BUSTER": "yesterday"]) }
+    }
+
     /// A `local://` source's date is its file's modification time.
     @Test func aLocalFileGivesItsModificationTime() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("imago-lastmod-\(UUID().uuidString)")

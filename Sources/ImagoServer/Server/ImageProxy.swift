@@ -335,7 +335,10 @@ public final class ImageProxy: Sendable {
         // A fallback image (ImageProxy+Fallback.swift) has its own status and, if shorter, max-age.
         let maxAge = image.fallbackTTL.map { min($0, plan.maxAge) } ?? plan.maxAge
         var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: maxAge))]
-        let lastModified = configuration.usesLastModified ? image.lastModified : nil
+        // The buster only moves a source's date later; a source without one still sends none.
+        let lastModified =
+            configuration.usesLastModified
+            ? image.lastModified.map { date in configuration.lastModifiedBuster.map { max($0, date) } ?? date } : nil
         if let lastModified { headers.append(("Last-Modified", HTTPDate.imfFixdate(lastModified))) }
         if plan.varies { headers.append(("Vary", "Accept")) }
         if let canonical = plan.canonical { headers.append(("Link", "<\(canonical)>; rel=\"canonical\"")) }

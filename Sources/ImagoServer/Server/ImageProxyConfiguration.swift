@@ -95,6 +95,10 @@ public struct ImageProxyConfiguration: Sendable {
     /// ignored. The date is the http source's header or the local file's modification time.
     /// Default: `false`, as imgproxy.
     public var usesLastModified = false
+    /// With ``usesLastModified``, the earliest `Last-Modified` sent (imgproxy's
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`): a source's older date gives way to it, so clients'
+    /// copies from before it are made again. `nil`: none. Default: `nil`.
+    public var lastModifiedBuster: Date? = nil
     /// The image answered when a source cannot be fetched or decoded, with its status and TTL
     /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
     /// answered, unless the path names a fallback (`fiu`). Default: `nil`.

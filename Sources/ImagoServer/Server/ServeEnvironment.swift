@@ -96,6 +96,8 @@ package struct ServeEnvironment: Sendable {
     package var cacheControlPassthrough: Bool?
     /// `IMGPROXY_USE_LAST_MODIFIED`: the source's `Last-Modified` passed on, `If-Modified-Since` answered.
     package var usesLastModified: Bool?
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`: an RFC 3339 date no `Last-Modified` sent is older than.
+    package var lastModifiedBuster: Date?
 
     /// `IMGPROXY_ENFORCE_AVIF`.
     package var enforcesAVIF: Bool?
@@ -199,6 +201,14 @@ package struct ServeEnvironment: Sendable {
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
         usesLastModified = try reader.boolean("IMGPROXY_USE_LAST_MODIFIED")
+        if let text = reader.text("IMGPROXY_LAST_MODIFIED_BUSTER") {
+            guard let date = Self.rfc3339(text) else {
+                throw ServeEnvironmentError(
+                    variable: "IMGPROXY_LAST_MODIFIED_BUSTER",
+                    message: "takes an RFC 3339 date and time such as 2026-11-03T10:00:00Z, not \"\(text)\"")
+            }
+            lastModifiedBuster = date
+        }
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesJXL = try reader.boolean("IMGPROXY_ENFORCE_JXL")
         negotiatesJXL = try reader.boolean("IMGPROXY_AUTO_JXL")
@@ -304,6 +314,7 @@ extension ServeEnvironment {
         if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
         if let usesLastModified { configuration.usesLastModified = usesLastModified }
+        if let lastModifiedBuster { configuration.lastModifiedBuster = lastModifiedBuster }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesJXL { configuration.enforcesJXL = enforcesJXL }
         if let negotiatesJXL { configuration.negotiatesJXL = negotiatesJXL }
