@@ -194,7 +194,7 @@ import Testing
         }
     }
 
-    /// Animated WebP takes the effort too.
+    /// Animated WebP takes the effort and the preset too.
     @Test func webpEffortReachesAnimations() throws {
         let durations: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(100)]
         let container = try ImageDecoder.decode(try Fixtures.animatedGIF(width: 48, height: 32, durations: durations, loopCount: 0))
@@ -206,6 +206,11 @@ import Testing
         #expect(fast != thorough)
         #expect(try animation([:]) == (try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8)), "4 by default, as before")
         #expect(try ImageDecoder.decode(thorough).frames.count == 3)
+        // And the preset.
+        let preset = try Self.settings(["IMGPROXY_WEBP_PRESET": "drawing"]).webpPreset.encoderPreset
+        let drawing = try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8, webpEffort: 4, webpPreset: preset)
+        #expect(drawing != (try animation([:])))
+        #expect(try ImageDecoder.decode(drawing).frames.count == 3)
     }
 
     /// libavif's speed changes the bytes: the default is imgproxy's 8.
