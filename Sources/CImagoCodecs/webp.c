@@ -179,7 +179,7 @@ static const char *encoding_error_text(WebPEncodingError error) {
 }
 
 int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
-                      int method, uint8_t **output, size_t *output_size, char *message) {
+                      int method, int preset, uint8_t **output, size_t *output_size, char *message) {
     if (width < 1 || height < 1 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, 160, "a %dx%d bitmap is outside WebP's 1...%d pixels a side", width, height,
                  WEBP_MAX_DIMENSION);
@@ -197,10 +197,15 @@ int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t strid
         snprintf(message, 160, "effort (method) %d is outside 0...6", method);
         return IMAGO_WEBP_FAILED;
     }
+    if (preset < WEBP_PRESET_DEFAULT || preset > WEBP_PRESET_TEXT) {
+        snprintf(message, 160, "preset %d is not one of libwebp's (0...5)", preset);
+        return IMAGO_WEBP_FAILED;
+    }
     WebPConfig config;
     WebPPicture picture;
     WebPMemoryWriter writer;
-    if (!WebPConfigInit(&config) || !WebPPictureInit(&picture)) {
+    /* The preset first (its filter, sharpness and noise shaping), then quality and method. */
+    if (!WebPConfigPreset(&config, (WebPPreset)preset, (float)quality) || !WebPPictureInit(&picture)) {
         snprintf(message, 160, "libwebp's headers and library disagree on the version");
         return IMAGO_WEBP_FAILED;
     }

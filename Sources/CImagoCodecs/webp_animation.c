@@ -19,19 +19,21 @@ struct imago_webp_animation_encoder {
 };
 
 imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int height, int loop_count, int lossless,
-                                                                  int quality, int method, char *message) {
+                                                                  int quality, int method, int preset, char *message) {
     if (width < 1 || height < 1 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, 160, "a %dx%d canvas is outside WebP's 1...%d pixels a side", width, height,
                  WEBP_MAX_DIMENSION);
         return NULL;
     }
-    if (quality < 0 || quality > 100 || loop_count < 0 || loop_count > 65535 || method < 0 || method > 6) {
-        snprintf(message, 160, "quality %d, loop count %d or effort %d is out of range", quality, loop_count, method);
+    if (quality < 0 || quality > 100 || loop_count < 0 || loop_count > 65535 || method < 0 || method > 6 ||
+        preset < WEBP_PRESET_DEFAULT || preset > WEBP_PRESET_TEXT) {
+        snprintf(message, 160, "quality %d, loop count %d, effort %d or preset %d is out of range", quality, loop_count,
+                 method, preset);
         return NULL;
     }
     imago_webp_animation_encoder *result = calloc(1, sizeof *result);
     WebPAnimEncoderOptions options;
-    if (!result || !WebPAnimEncoderOptionsInit(&options) || !WebPConfigInit(&result->config)) {
+    if (!result || !WebPAnimEncoderOptionsInit(&options) || !WebPConfigPreset(&result->config, (WebPPreset)preset, (float)quality)) {
         snprintf(message, 160, "libwebpmux's headers and library disagree on the version (or out of memory)");
         free(result);
         return NULL;

@@ -35,11 +35,16 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
     /// `false` when the source said `Cache-Control: no-store` (and the pipeline honours caching
     /// headers): nothing made from the image should be kept. Default: `true`.
     public var isStorable: Bool
+    /// The source's `Last-Modified` date (an HTTP response header, kept with the disk entry;
+    /// a loader of your own may send one too): what an image proxy passes on to validate what
+    /// it makes. `nil` when the source sent none, or when it is not known (a memory hit of a
+    /// processed image, a processed variant read from disk).
+    public var lastModified: Date?
 
     /// A response carrying `container`, loaded from `source`.
     public init(
         container: ImageContainer, source: Source, encodedByteCount: Int? = nil, timing: ImageResponse.Timing = ImageResponse.Timing(),
-        resumedByteCount: Int = 0, expiresAt: Date? = nil, isStorable: Bool = true
+        resumedByteCount: Int = 0, expiresAt: Date? = nil, isStorable: Bool = true, lastModified: Date? = nil
     ) {
         self.container = container
         self.source = source
@@ -48,6 +53,7 @@ public struct ImageResponse: Sendable, CustomStringConvertible {
         self.resumedByteCount = resumedByteCount
         self.expiresAt = expiresAt
         self.isStorable = isStorable
+        self.lastModified = lastModified
     }
 
     /// The displayable image.

@@ -7,7 +7,7 @@ import Testing
 @testable import ImagoServer
 
 /// imgproxy's encoder settings (`IMGPROXY_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`, `_PNG_QUANTIZE`,
-/// `_PNG_QUANTIZATION_COLORS`, `_WEBP_EFFORT`, `_AVIF_SPEED`): read from the environment with
+/// `_PNG_QUANTIZATION_COLORS`, `_WEBP_EFFORT`, `_WEBP_PRESET`, `_AVIF_SPEED`): read from the environment with
 /// imgproxy's ranges, each visible in the bytes the proxy writes, a bad value refused by name.
 @Suite struct EncoderSettingsTests {
     /// The settings an environment gives the proxy.
@@ -71,7 +71,8 @@ import Testing
         ("IMGPROXY_JPEG_PROGRESSIVE", "yes"), ("IMGPROXY_PNG_INTERLACED", "2"), ("IMGPROXY_PNG_QUANTIZE", "on"),
         ("IMGPROXY_PNG_QUANTIZATION_COLORS", "1"), ("IMGPROXY_PNG_QUANTIZATION_COLORS", "257"),
         ("IMGPROXY_WEBP_EFFORT", "0"), ("IMGPROXY_WEBP_EFFORT", "7"), ("IMGPROXY_AVIF_SPEED", "10"),
-        ("IMGPROXY_AVIF_SPEED", "-1"), ("IMGPROXY_AVIF_SPEED", "fast"),
+        ("IMGPROXY_AVIF_SPEED", "-1"), ("IMGPROXY_AVIF_SPEED", "fast"), ("IMGPROXY_WEBP_PRESET", "photograph"),
+        ("IMGPROXY_WEBP_PRESET", "Photo"),
     ])
     func aBadValueIsRefusedByName(variable: String, value: String) {
         #expect {
@@ -177,7 +178,23 @@ import Testing
         for data in [fast, thorough] { #expect(try ImageDecoder.decode(data).bitmap().width == 64) }
     }
 
-    /// Animated WebP takes the effort too.
+    /// `IMGPROXY_WEBP_PRESET` reaches the encoder: `default` unless set, `drawing` writes other
+    /// bytes than `photo`, and an unknown name is refused with the names allowed.
+    @Test func webpPresetReachesTheEncoder() throws {
+        #expect(try Self.settings([:]).webpPreset == .default)
+        #expect(try Self.settings(["IMGPROXY_WEBP_PRESET": "icon"]).webpPreset == .icon)
+        #expect(try Self.encoded(.webp, [:]) == (try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "default"])))
+        let drawing = try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "drawing"])
+        #expect(drawing != (try Self.encoded(.webp, ["IMGPROXY_WEBP_PRESET": "photo"])))
+        #expect(try ImageDecoder.decode(drawing).bitmap().width == 64)
+        #expect {
+            _ = try ServeEnvironment(["IMGPROXY_WEBP_PRESET": "sketch"])
+        } throws: { error in
+            "\(error)".contains("default, picture, photo, drawing, icon, text") && "\(error)".contains("sketch")
+        }
+    }
+
+    /// Animated WebP takes the effort and the preset too.
     @Test func webpEffortReachesAnimations() throws {
         let durations: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(100)]
         let container = try ImageDecoder.decode(try Fixtures.animatedGIF(width: 48, height: 32, durations: durations, loopCount: 0))
@@ -189,6 +206,11 @@ import Testing
         #expect(fast != thorough)
         #expect(try animation([:]) == (try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8)), "4 by default, as before")
         #expect(try ImageDecoder.decode(thorough).frames.count == 3)
+        // And the preset.
+        let preset = try Self.settings(["IMGPROXY_WEBP_PRESET": "drawing"]).webpPreset.encoderPreset
+        let drawing = try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8, webpEffort: 4, webpPreset: preset)
+        #expect(drawing != (try animation([:])))
+        #expect(try ImageDecoder.decode(drawing).frames.count == 3)
     }
 
     /// libavif's speed changes the bytes: the default is imgproxy's 8.

@@ -82,6 +82,34 @@ import Testing
         }
     }
 
+    /// imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR` for `local://`: by default the path ends at
+    /// `?`, another separator cuts it there, an empty one keeps `?` in the file name; through the
+    /// server, the variable reaches the loader.
+    @Test func thePathEndsAtTheQuerySeparator() async throws {
+        let folders = try Folders()
+        defer { folders.remove() }
+        try Fixtures.jpeg(width: 24, height: 24, seed: 3).write(to: folders.root.appendingPathComponent("c?v=1.jpg"))
+        let root = folders.root.path
+        let realRoot = folders.root.resolvingSymlinksInPath().path
+        let query = try #require(URL(string: "local:///a.jpg?v=1"))
+        #expect(try LocalFileDataLoader.resolve(query, under: root) == realRoot + "/a.jpg")
+        let semicolon = try #require(URL(string: "local:///sub/b.jpg;v=1"))
+        #expect(try LocalFileDataLoader.resolve(semicolon, under: root, separator: SourceURLQuerySeparator(";")) == realRoot + "/sub/b.jpg")
+        let questionMark = try #require(URL(string: "local:///c?v=1.jpg"))
+        #expect(try LocalFileDataLoader.resolve(questionMark, under: root, separator: SourceURLQuerySeparator("")) == realRoot + "/c?v=1.jpg")
+        #expect(throws: ImagePipeline.Error.httpStatus(questionMark, statusCode: 404)) {
+            try LocalFileDataLoader.resolve(questionMark, under: root)  // `c`: no such file
+        }
+        var configuration = Self.configuration(root: folders.root)
+        #expect(configuration.sourceURLQuerySeparator == "?")
+        try ServeEnvironment(["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]).apply(to: &configuration)
+        #expect(configuration.sourceURLQuerySeparator == "")
+        try await withServer(configuration) { server in
+            let reply = try await server.get(Self.path("local:///c?v=1.jpg"))
+            #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+        }
+    }
+
     /// A FIFO or a folder under the root is no source: refused as missing, at once. Opening a
     /// FIFO for reading waits for a writer: the read runs on a thread of its own, and if it has
     /// not answered within 10 s the test opens the FIFO for writing to release it, then fails.

@@ -90,5 +90,22 @@ import Testing
         let noKey = try #require(URL(string: "s3://pics/"))
         #expect(S3DataLoader.object(noKey) == nil)
     }
+
+    /// imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`: `?` by default (the URL's query is the
+    /// version), another text cuts the key there, an empty one keeps `?` and what follows in the key.
+    @Test func theVersionFollowsTheQuerySeparator() throws {
+        let source = try #require(URL(string: "s3://pics/a/x.png?v1"))
+        #expect(S3DataLoader.object(source) == S3DataLoader.Object(bucket: "pics", key: "a/x.png", version: "v1"))
+        let none = SourceURLQuerySeparator("")
+        let whole = try #require(S3DataLoader.object(source, separator: none))
+        #expect(whole == S3DataLoader.Object(bucket: "pics", key: "a/x.png?v1", version: nil))
+        let request = try #require(S3DataLoader.request(for: whole, configuration: S3Configuration(), date: Self.s3Date))
+        #expect(request.url.path(percentEncoded: true).hasSuffix("/a/x.png%3Fv1"), "\(request.url)")
+        let semicolon = SourceURLQuerySeparator(";")
+        let custom = try #require(URL(string: "s3://pics/a/x.png;v%202"))
+        #expect(S3DataLoader.object(custom, separator: semicolon) == S3DataLoader.Object(bucket: "pics", key: "a/x.png", version: "v 2"))
+        #expect(S3DataLoader.object(source, separator: semicolon) == S3DataLoader.Object(bucket: "pics", key: "a/x.png?v1", version: nil))
+        #expect(S3DataLoader.object(custom) == S3DataLoader.Object(bucket: "pics", key: "a/x.png;v 2", version: nil))
+    }
 }
 #endif

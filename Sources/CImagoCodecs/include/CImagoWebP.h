@@ -58,20 +58,22 @@ int imago_webp_animation_next(imago_webp_animation *animation, const uint8_t **c
 
 /* Encodes straight-alpha RGBA8 rows of `stride` bytes: losslessly (VP8L, every pixel kept, `quality`
  * then sets the effort) or lossy (VP8 at `quality` 0...100, alpha kept), with libwebp's `method`
- * 0 (fastest) to 6 (smallest; libwebp's default 4). Width and height must be 1...16383. On success `*output` is a malloc'ed buffer for imago_free; on failure `message` (at
- * least 160 bytes) says why. */
+ * 0 (fastest) to 6 (smallest; libwebp's default 4), starting from libwebp's `preset` (WebPPreset:
+ * 0 default, 1 picture, 2 photo, 3 drawing, 4 icon, 5 text). Width and height must be 1...16383.
+ * On success `*output` is a malloc'ed buffer for imago_free; on failure `message` (at least 160
+ * bytes) says why. */
 int imago_webp_encode(const uint8_t *pixels, int width, int height, size_t stride, int lossless, int quality,
-                      int method, uint8_t **output, size_t *output_size, char *message);
+                      int method, int preset, uint8_t **output, size_t *output_size, char *message);
 
 /* An animation being written by libwebpmux's WebPAnimEncoder, frame by frame. Opaque to Swift. */
 typedef struct imago_webp_animation_encoder imago_webp_animation_encoder;
 
 /* Starts an animation of `width` x `height` (1...16383) canvases that plays `loop_count` times (0:
  * forever), each frame lossless (`quality` sets the effort) or lossy at `quality` 0...100, with
- * libwebp's `method` 0...6 (4: its default). Returns NULL with `message` (at least 160 bytes)
- * saying why. */
+ * libwebp's `method` 0...6 (4: its default) and `preset` (as for imago_webp_encode). Returns NULL
+ * with `message` (at least 160 bytes) saying why. */
 imago_webp_animation_encoder *imago_webp_animation_encoder_create(int width, int height, int loop_count, int lossless,
-                                                                  int quality, int method, char *message);
+                                                                  int quality, int method, int preset, char *message);
 /* Adds a full canvas of straight-alpha RGBA8 rows of `stride` bytes shown from `timestamp`
  * milliseconds (increasing). Returns IMAGO_WEBP_OK, or IMAGO_WEBP_FAILED with `message`. */
 int imago_webp_animation_encoder_add(imago_webp_animation_encoder *encoder, const uint8_t *pixels, size_t stride,

@@ -41,6 +41,8 @@ final class DecodedOriginals: Sendable {
         var fingerprint: String
         /// The source's encoded size, for ``ImageRequest/maximumSourceByteCount``.
         var encodedByteCount: Int
+        /// The source's `Last-Modified`, when it sent one.
+        var lastModified: Date? = nil
 
         /// The source's full size, after its EXIF orientation.
         var sourceSize: PixelSize { container.sourcePixelSize }

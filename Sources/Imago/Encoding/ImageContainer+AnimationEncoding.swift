@@ -22,8 +22,11 @@ extension ImageContainer {
     }
 
     /// ``encodedAnimation(as:quality:)`` with libwebp's `webpEffort` (0...6, ``WebPEncoder/effort``)
-    /// for WebP: the proxy's `IMGPROXY_WEBP_EFFORT`.
-    package func encodedAnimation(as format: ImageFormat, quality: Double?, webpEffort: Int) throws(ImagePipeline.Error) -> Data {
+    /// and `webpPreset` (``WebPEncoder/preset``) for WebP: the proxy's `IMGPROXY_WEBP_EFFORT` and
+    /// `IMGPROXY_WEBP_PRESET`.
+    package func encodedAnimation(
+        as format: ImageFormat, quality: Double?, webpEffort: Int, webpPreset: WebPEncoder.Preset = .default
+    ) throws(ImagePipeline.Error) -> Data {
         var bitmaps: [(bitmap: Bitmap, duration: Duration)] = []
         if frames.isEmpty {
             bitmaps.append((try bitmap(), FrameTiming.replacementDuration))
@@ -44,6 +47,7 @@ extension ImageContainer {
                 throw .encodingFailed(.webp, reason: "no WebP encoder")
             }
             encoder.effort = min(max(webpEffort, 0), 6)
+            encoder.preset = webpPreset
             return try encoder.encodeAnimation(bitmaps, loopCount: loopCount)
             #else
             throw .encodingFailed(.webp, reason: "animated WebP is written on Linux only; encode the animation as GIF")

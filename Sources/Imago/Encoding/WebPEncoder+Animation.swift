@@ -5,7 +5,7 @@ import Foundation
 extension WebPEncoder {
     /// Encodes `frames` (full canvases of one size, in play order, each with its display time) as
     /// an animated WebP that plays `loopCount` times (0: forever), with libwebpmux's
-    /// `WebPAnimEncoder`: each frame lossy at ``quality`` or lossless, with ``effort``, stored as the smallest
+    /// `WebPAnimEncoder`: each frame lossy at ``quality`` or lossless, with ``effort`` and ``preset``, stored as the smallest
     /// change from the frame before that the encoder finds, transparency kept. Linux only: on
     /// Apple platforms write GIF (``GIFEncoder/encodeAnimation(_:loopCount:)``).
     /// - Throws: ``ImagePipeline/Error/encodingFailed(_:reason:)`` for no frames, frames of
@@ -19,7 +19,8 @@ extension WebPEncoder {
         let quality = isLossless ? 75 : Int32((quality * 100).rounded())
         let loops = Int32(min(max(loopCount, 0), 65_535))
         guard let encoder = imago_webp_animation_encoder_create(
-            Int32(width), Int32(height), loops, isLossless ? 1 : 0, quality, Int32(min(max(effort, 0), 6)), &message)
+            Int32(width), Int32(height), loops, isLossless ? 1 : 0, quality, Int32(min(max(effort, 0), 6)), preset.libwebpValue,
+            &message)
         else { throw failure("libwebpmux: \(text())") }
         defer { imago_webp_animation_encoder_destroy(encoder) }
         var timestamp = 0

@@ -21,12 +21,50 @@ package struct WebPEncoder: ImageEncoding {
     /// Default: 4, libwebp's and imgproxy's.
     public var effort: Int
 
+    /// What kind of picture the encoder tunes itself for (imgproxy's `IMGPROXY_WEBP_PRESET`):
+    /// libwebp's `WebPConfigPreset`, applied before ``quality`` and ``effort``. Linux only: Apple's
+    /// ImageIO has no such setting and ignores it. Default: ``Preset/default``.
+    public var preset: Preset
+
+    /// libwebp's presets (`WebPPreset`): each sets the loop filter, sharpness and noise shaping
+    /// for a kind of picture; the names are imgproxy's and libwebp's.
+    public enum Preset: String, Sendable, CaseIterable {
+        /// libwebp's defaults: what every encoder without a preset does.
+        case `default`
+        /// A digital picture, such as a portrait or an indoor shot.
+        case picture
+        /// An outdoor photograph, in natural light.
+        case photo
+        /// A hand or line drawing, with high-contrast details.
+        case drawing
+        /// A small, colourful image.
+        case icon
+        /// Text-like pictures.
+        case text
+
+        /// libwebp's `WebPPreset` value (0...5).
+        var libwebpValue: Int32 {
+            switch self {
+            case .default: 0
+            case .picture: 1
+            case .photo: 2
+            case .drawing: 3
+            case .icon: 4
+            case .text: 5
+            }
+        }
+    }
+
     /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless
-    /// one, searching with `effort` (clamped to 0...6).
-    public init(quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false, effort: Int = 4) {
+    /// one, searching with `effort` (clamped to 0...6), tuned by `preset`.
+    public init(
+        quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false, effort: Int = 4,
+        preset: Preset = .default
+    ) {
         self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.isLossless = isLossless
         self.effort = min(max(effort, 0), 6)
+        self.preset = preset
     }
 
     /// Always ``ImageFormat/webp``.
@@ -52,7 +90,7 @@ package struct WebPEncoder: ImageEncoding {
         return try encodeWithShim(library: "libwebp") { output, size, message in
             imago_webp_encode(
                 pixels, Int32(image.width), Int32(image.height), image.bytesPerRow, lossless, quality,
-                Int32(min(max(effort, 0), 6)), &output, &size, message)
+                Int32(min(max(effort, 0), 6)), preset.libwebpValue, &output, &size, message)
         }
         #elseif canImport(ImageIO)
         // ImageIO reads a quality of 1.0 as "lossless where the format supports it".

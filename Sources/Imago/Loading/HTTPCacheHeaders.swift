@@ -48,6 +48,9 @@ struct HTTPCacheHeaders: Sendable, Hashable {
     /// otherwise `nil` (the disk cache's default lifetime).
     var lifetime: Duration? { noCache ? .zero : maxAge }
 
+    /// ``lastModified`` read as a date (our own bounded ``HTTPDate`` parser), or `nil`.
+    var lastModifiedDate: Date? { lastModified.flatMap { HTTPDate($0)?.date } }
+
     /// Whether a stale copy can be revalidated instead of downloaded again.
     var canRevalidate: Bool { etag != nil || lastModified != nil }
 

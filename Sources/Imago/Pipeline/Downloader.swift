@@ -116,13 +116,16 @@ struct Downloader {
                 case .accept(let body, let storage, let resumedByteCount):
                     return ImagePipeline.LoadedData(
                         data: body, source: .network, storage: storage, timing: timing,
-                        expiry: .lifetime(storage.lifetime), resumedByteCount: resumedByteCount)
+                        expiry: .lifetime(storage.lifetime), resumedByteCount: resumedByteCount,
+                        lastModified: HTTPCacheHeaders(responseHeaders: response.headers).lastModifiedDate)
                 case .refreshStale(let storage):
                     guard let stale else { throw .httpStatus(request.url, statusCode: response.statusCode) }
                     pipeline.diskWriter.refresh(stale, for: request, storage: storage)
                     // The 304's storage rules hold for what is made of the bytes (no-store: nothing kept).
+                    let validators = HTTPCacheHeaders(responseHeaders: response.headers)
                     return ImagePipeline.LoadedData(
-                        data: stale.data, source: .disk, storage: storage, timing: timing, expiry: .lifetime(storage.lifetime))
+                        data: stale.data, source: .disk, storage: storage, timing: timing, expiry: .lifetime(storage.lifetime),
+                        lastModified: validators.lastModifiedDate ?? HTTPCacheHeaders(metadata: stale.metadata).lastModifiedDate)
                 case .restart(let reason):
                     configuration.logger.info(
                         "Downloading \(configuration.logged(request.url)) again from the start: \(reason)")
@@ -152,7 +155,9 @@ struct Downloader {
                 guard let stale else { throw failure }
                 configuration.logger.info(
                     "Serving an expired copy of \(configuration.logged(request.url)): \(configuration.logged(failure))")
-                return ImagePipeline.LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt))
+                return ImagePipeline.LoadedData(
+                    data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt),
+                    lastModified: HTTPCacheHeaders(metadata: stale.metadata).lastModifiedDate)
             case .fail(let error):
                 throw error
             }

@@ -219,7 +219,7 @@ extension ImagePipeline {
         kept.sourcePixelSize = decode.oriented.map { Self.orientedSize($0, decoded: decoded) } ?? decoded
         return DecodedOriginals.Entry(
             container: kept, expiresAt: decode.expiresAt, isStorable: decode.isStorable, fingerprint: decode.loaded.fingerprint,
-            encodedByteCount: data.count)
+            encodedByteCount: data.count, lastModified: decode.loaded.lastModified)
     }
 
     /// `container` resampled to `target` when its decoder made it more than twice as large as

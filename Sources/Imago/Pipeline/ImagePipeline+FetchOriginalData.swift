@@ -18,6 +18,13 @@ extension ImagePipeline {
         }
     }
 
+    /// A stale disk entry served as it is.
+    private static func loaded(_ stale: DiskCache.Entry, timing: ImageResponse.Timing) -> LoadedData {
+        LoadedData(
+            data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt),
+            lastModified: HTTPCacheHeaders(metadata: stale.metadata).lastModifiedDate)
+    }
+
     /// Disk, then cache layers, then the network (waiting for connectivity, queued by priority,
     /// retried by policy, revalidated when a stale copy has validators); downloaded bytes are
     /// stored on disk here, once, for every caller of the download (see ``DiskWriter``).
@@ -34,7 +41,9 @@ extension ImagePipeline {
             if let entry, !entry.isExpired || configuration.servesExpiredEntries {
                 timing.diskRead = clock.now - start
                 metrics.diskHits.increment()
-                return LoadedData(data: entry.data, source: .disk, timing: timing, expiry: .date(entry.expiresAt))
+                return LoadedData(
+                    data: entry.data, source: .disk, timing: timing, expiry: .date(entry.expiresAt),
+                    lastModified: HTTPCacheHeaders(metadata: entry.metadata).lastModifiedDate)
             }
             if configuration.diskCache != nil { metrics.diskMisses.increment() }
             stale = entry
@@ -43,14 +52,14 @@ extension ImagePipeline {
             if let layered { return LoadedData(data: layered, source: .disk, timing: timing) }
         }
         guard request.cachePolicy.loadsFromNetwork else {
-            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt)) }
+            if let stale { return Self.loaded(stale, timing: timing) }
             throw .notCached(request.url)
         }
         if let limit = configuration.waitsForConnectivity,
             !(await configuration.connectivity.waitUntilReachable(for: limit, clock: configuration.clock))
         {
             if Task.isCancelled { throw .cancelled(request.url) }
-            if let stale { return LoadedData(data: stale.data, source: .disk, timing: timing, expiry: .date(stale.expiresAt)) }
+            if let stale { return Self.loaded(stale, timing: timing) }
             throw .offline(request.url)
         }
         let loaded = try await Downloader(pipeline: self, request: request, stale: stale, context: context).run(timing: timing)

@@ -17,10 +17,13 @@ extension ImagePipeline {
         let expiry: DiskCache.Expiry
         /// Bytes kept from an interrupted download that this one resumed (0: it started from zero).
         let resumedByteCount: Int
+        /// The source's `Last-Modified` (a loader's response header, or the one kept with a disk
+        /// entry); `nil` when it sent none or none could be read.
+        let lastModified: Date?
 
         init(
             data: Data, source: ImageResponse.Source, storage: DiskStorage = .unrestricted, timing: ImageResponse.Timing,
-            expiry: DiskCache.Expiry = .lifetime(nil), resumedByteCount: Int = 0
+            expiry: DiskCache.Expiry = .lifetime(nil), resumedByteCount: Int = 0, lastModified: Date? = nil
         ) {
             self.data = data
             self.source = source
@@ -28,6 +31,7 @@ extension ImagePipeline {
             self.timing = timing
             self.expiry = expiry
             self.resumedByteCount = resumedByteCount
+            self.lastModified = lastModified
             fingerprint = String(Checksum.crc32(data), radix: 16) + "-" + String(data.count)
         }
 

@@ -42,7 +42,9 @@ extension ImagePipeline {
         let processed = try process(entry.container, for: request)
         try checkCancellation(request)
         storeInMemory(processed, for: request)
-        return ImageResponse(container: processed, source: .memory, expiresAt: entry.expiresAt, isStorable: entry.isStorable)
+        return ImageResponse(
+            container: processed, source: .memory, expiresAt: entry.expiresAt, isStorable: entry.isStorable,
+            lastModified: entry.lastModified)
     }
 
     /// The original bytes for `request`, with its previews while they arrive. Inlined: a frame of
@@ -131,7 +133,8 @@ extension ImagePipeline {
         }
         return ImageResponse(
             container: processed, source: loaded.source, encodedByteCount: loaded.data.count, timing: timing,
-            resumedByteCount: loaded.resumedByteCount, expiresAt: expiresAt(of: loaded), isStorable: !loaded.storage.isForbidden)
+            resumedByteCount: loaded.resumedByteCount, expiresAt: expiresAt(of: loaded), isStorable: !loaded.storage.isForbidden,
+            lastModified: loaded.lastModified)
     }
 
     /// What the disk holds for a processed request.

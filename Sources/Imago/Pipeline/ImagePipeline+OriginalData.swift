@@ -18,6 +18,8 @@ extension ImagePipeline {
         /// Names these exact bytes (CRC-32 and length), as the disk cache compares an original
         /// with the variants made from it: a revalidated, unchanged source has the same fingerprint.
         public var fingerprint: String
+        /// The source's `Last-Modified` date, when it sent one (``ImageResponse/lastModified``).
+        public var lastModified: Date?
     }
 
     /// What ``data(for:)`` returns for `loaded`: its expiry made a date (a lifetime counts from
@@ -25,6 +27,6 @@ extension ImagePipeline {
     func originalData(_ loaded: LoadedData) -> OriginalData {
         OriginalData(
             data: loaded.data, source: loaded.source, expiresAt: expiresAt(of: loaded), isStorable: !loaded.storage.isForbidden,
-            fingerprint: loaded.fingerprint)
+            fingerprint: loaded.fingerprint, lastModified: loaded.lastModified)
     }
 }

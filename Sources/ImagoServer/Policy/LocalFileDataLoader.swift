@@ -17,7 +17,8 @@ import Glibc
 /// symbolic link followed) and must stay under the root's own resolved path; the file is opened
 /// at that resolved path without following a link (`O_NOFOLLOW`) or waiting for a writer
 /// (`O_NONBLOCK`: a FIFO), and must be a regular file.
-/// A refusal is a source-policy refusal (403 `forbidden_source`); a missing file is a 404.
+/// A refusal is a source-policy refusal (403 `forbidden_source`); a missing file is a 404. The
+/// path ends at the query separator (``SourceURLQuerySeparator``; what follows is ignored).
 package final class LocalFileDataLoader: DataLoading {
     /// The scheme served from the root.
     package static let scheme = "local"
@@ -26,13 +27,17 @@ package final class LocalFileDataLoader: DataLoading {
     package let root: String
     private let network: any DataLoading
     private let maximumBodySize: Int
+    private let querySeparator: SourceURLQuerySeparator
 
     /// Reads `local:` sources under `root` (at most `maximumBodySize` bytes, unless a request
-    /// asks for less) and hands every other URL to `network`.
-    package init(root: String, network: any DataLoading, maximumBodySize: Int) {
+    /// asks for less), each path ending at `querySeparator`, and hands every other URL to `network`.
+    package init(
+        root: String, network: any DataLoading, maximumBodySize: Int, querySeparator: SourceURLQuerySeparator = .standard
+    ) {
         self.root = root
         self.network = network
         self.maximumBodySize = maximumBodySize
+        self.querySeparator = querySeparator
     }
 
     package func loadData(
@@ -42,13 +47,17 @@ package final class LocalFileDataLoader: DataLoading {
             return try await network.loadData(for: request, progress: progress)
         }
         let limit = min(request.maximumBodySize ?? maximumBodySize, maximumBodySize)
-        let data = try Self.read(request.url, under: root, limit: limit)
+        let (data, modified) = try Self.read(request.url, under: root, limit: limit, separator: querySeparator)
         progress(ImageTask.Progress(completed: Int64(data.count), total: Int64(data.count)))
-        return DataLoader.Response(data: data, statusCode: 200, headers: [:])
+        // The file's modification time, as an HTTP server would send it (IMGPROXY_USE_LAST_MODIFIED).
+        return DataLoader.Response(data: data, statusCode: 200, headers: ["last-modified": HTTPDate.imfFixdate(modified)])
     }
 
-    /// The resolved file `url` names under `root`, or the error it fails with.
-    package static func resolve(_ url: URL, under root: String) throws(ImagePipeline.Error) -> String {
+    /// The resolved file `url` names under `root` (its path ending at `separator`), or the error
+    /// it fails with.
+    package static func resolve(
+        _ url: URL, under root: String, separator: SourceURLQuerySeparator = .standard
+    ) throws(ImagePipeline.Error) -> String {
         let refused = { (detail: String) in
             ImagePipeline.Error.connectionFailed(url, reason: SourcePolicy.Refusal.outsideRoot.reason(detail: detail))
         }
@@ -56,12 +65,13 @@ package final class LocalFileDataLoader: DataLoading {
             throw refused("the local URL does not parse")
         }
         guard (components.percentEncodedHost ?? "").isEmpty else { throw refused("a local URL has no host: local:///path") }
-        let encoded = components.percentEncodedPath
+        let encoded = separator.encodedText(of: components)
         let lowered = encoded.lowercased()
         for escape in ["%2f", "%5c", "%00"] where lowered.contains(escape) {
             throw refused("the path has an encoded slash, backslash or NUL")
         }
-        guard let path = encoded.removingPercentEncoding else { throw refused("the path has a malformed escape") }
+        guard let decoded = encoded.removingPercentEncoding else { throw refused("the path has a malformed escape") }
+        let path = separator.split(decoded, components: components).path
         let segments = path.split(separator: "/")
         guard !segments.contains(where: { $0 == ".." }), !path.contains("\\") else { throw refused("the path has a .. segment") }
         guard let realRoot = realPath(root) else {
@@ -75,9 +85,12 @@ package final class LocalFileDataLoader: DataLoading {
         return real
     }
 
-    /// The bytes of the file `url` names under `root`, at most `limit` of them.
-    static func read(_ url: URL, under root: String, limit: Int) throws(ImagePipeline.Error) -> Data {
-        let path = try resolve(url, under: root)
+    /// The bytes of the file `url` names under `root`, at most `limit` of them, and when the file
+    /// was last modified.
+    static func read(
+        _ url: URL, under root: String, limit: Int, separator: SourceURLQuerySeparator = .standard
+    ) throws(ImagePipeline.Error) -> (data: Data, modified: Date) {
+        let path = try resolve(url, under: root, separator: separator)
         // O_NONBLOCK: a FIFO would block `open` until a writer came; for a regular file it
         // changes nothing, and anything else is refused below.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
@@ -95,7 +108,7 @@ package final class LocalFileDataLoader: DataLoading {
             throw .connectionFailed(url, reason: "the local file could not be read (\(error))")
         }
         guard data.count <= limit else { throw .bodyTooLarge(url, limit: limit) }
-        return data
+        return (data, Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)))
     }
 
     /// `path` with every link, `.` and `..` resolved, or `nil` when it does not exist.

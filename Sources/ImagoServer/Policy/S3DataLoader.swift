@@ -12,7 +12,8 @@ import Imago
 /// address rules are not applied to it (``GuardedDataLoader/loadData(fromTrustedOrigin:progress:)``),
 /// while the `s3://` URL itself is checked against `IMGPROXY_ALLOWED_SOURCES` as any source is.
 ///
-/// As in imgproxy: a key may carry a version after `?` (`s3://bucket/key?VERSION`: `versionId`);
+/// As in imgproxy: a key may carry a version after `?` (`s3://bucket/key?VERSION`: `versionId`;
+/// another separator, or none, with ``SourceURLQuerySeparator``);
 /// an empty bucket or key is a 404; what S3 answers 4xx is answered with that status. Errors and
 /// logs name the request's URL, never the credentials or the signature.
 package final class S3DataLoader: DataLoading {
@@ -22,17 +23,19 @@ package final class S3DataLoader: DataLoading {
     private let transport: GuardedDataLoader
     private let next: any DataLoading
     private let now: @Sendable () -> Date
+    private let querySeparator: SourceURLQuerySeparator
 
-    /// Fetches `s3:` sources through `transport` as `configuration` says, signed at `now`, and
-    /// hands every other URL to `next`.
+    /// Fetches `s3:` sources through `transport` as `configuration` says, signed at `now`, a key's
+    /// version after `querySeparator`, and hands every other URL to `next`.
     package init(
         configuration: S3Configuration, transport: GuardedDataLoader, next: any DataLoading,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, querySeparator: SourceURLQuerySeparator = .standard
     ) {
         self.configuration = configuration
         self.transport = transport
         self.next = next
         self.now = now
+        self.querySeparator = querySeparator
     }
 
     package func loadData(
@@ -41,7 +44,7 @@ package final class S3DataLoader: DataLoading {
         guard request.url.scheme?.lowercased() == Self.scheme else {
             return try await next.loadData(for: request, progress: progress)
         }
-        guard let object = Self.object(request.url) else { throw .httpStatus(request.url, statusCode: 404) }
+        guard let object = Self.object(request.url, separator: querySeparator) else { throw .httpStatus(request.url, statusCode: 404) }
         guard let target = Self.request(for: object, configuration: configuration, date: now()) else {
             throw .connectionFailed(request.url, reason: "the S3 endpoint cannot address bucket \(object.bucket)")
         }
@@ -58,15 +61,17 @@ package final class S3DataLoader: DataLoading {
     }
 
     /// The bucket (the host), the key (the decoded path without its leading slash) and the version
-    /// (the whole query, imgproxy's `?` separator) of an `s3:` URL; `nil` when either is empty.
-    package static func object(_ url: URL) -> Object? {
+    /// (what follows `separator`: by default the whole query) of an `s3:` URL; `nil` when the
+    /// bucket or the key is empty.
+    package static func object(_ url: URL, separator: SourceURLQuerySeparator = .standard) -> Object? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let bucket = components.host, !bucket.isEmpty
+            let bucket = components.host, !bucket.isEmpty,
+            let decoded = separator.encodedText(of: components).removingPercentEncoding
         else { return nil }
-        var key = components.path
+        var (key, version) = separator.split(decoded, components: components)
         while key.hasPrefix("/") { key.removeFirst() }
         guard !key.isEmpty else { return nil }
-        let version = components.percentEncodedQuery.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
+        if version?.isEmpty == true { version = nil }
         return Object(bucket: bucket, key: key, version: version)
     }
 

@@ -22,5 +22,8 @@ struct EncodedImage: Sendable {
     var fallbackStatus: Int? = nil
     /// A fallback image's `max-age` (``FallbackImage/ttl``), when it has one.
     var fallbackTTL: Int? = nil
+    /// The source's `Last-Modified` (``ImageResponse/lastModified``), sent on when the proxy
+    /// uses it (``ImageProxyConfiguration/usesLastModified``).
+    var lastModified: Date? = nil
 }
 #endif

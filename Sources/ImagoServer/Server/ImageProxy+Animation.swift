@@ -46,7 +46,8 @@ extension ImageProxy {
         var data: Data
         while true {
             data = try container.encodedAnimation(
-                as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort)
+                as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort,
+                webpPreset: configuration.encoderSettings.webpPreset.encoderPreset)
             guard format == .webp, let maximumBytes = options.maximumBytes, data.count > maximumBytes,
                 percent > Self.lowestFittingQuality
             else { break }
@@ -58,6 +59,7 @@ extension ImageProxy {
             expiresAt: response.expiresAt, isStorable: response.isStorable,
             contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
         (image.sourceWidth, image.sourceHeight) = (container.sourcePixelSize.width, container.sourcePixelSize.height)
+        image.lastModified = response.lastModified
         return image
     }
 }

@@ -51,7 +51,10 @@ extension ImageProxy {
         case .png:
             data = try PNGEncoder(isInterlaced: settings.pngInterlaced, paletteColors: settings.pngQuantizationColors).encode(bitmap)
         case .webp:
-            data = try WebPEncoder(quality: quality, isLossless: quality == 1, effort: settings.webpEffort).encode(bitmap)
+            data = try WebPEncoder(
+                quality: quality, isLossless: quality == 1, effort: settings.webpEffort,
+                preset: settings.webpPreset.encoderPreset
+            ).encode(bitmap)
         case .gif:
             return try GIFEncoder().encode(bitmap)  // a palette of sRGB colours: no profile
         case .avif:

@@ -56,6 +56,7 @@ extension ImageProxy {
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
                 contentDisposition: ContentDisposition(options: options, source: parsed.source, format: format).headerValue)
             (image.sourceWidth, image.sourceHeight) = (response.container.sourcePixelSize.width, response.container.sourcePixelSize.height)
+            image.lastModified = response.lastModified
             return image
         } catch {
             throw ProxyError(error)
@@ -102,10 +103,12 @@ extension ImageProxy {
         guard skipsProcessing(of: format, for: options) else { return nil }
         if original.source == .network { metrics.recordSourceBytes(original.data.count) }
         let disposition = format.map { ContentDisposition(options: options, source: parsed.source, format: $0) }
-        return EncodedImage(
+        var image = EncodedImage(
             data: original.data, contentType: format.map(Self.contentType) ?? "application/octet-stream",
             etag: Self.etag(original.data), width: 0, height: 0, expiresAt: original.expiresAt,
             isStorable: original.isStorable, contentDisposition: disposition?.headerValue)
+        image.lastModified = original.lastModified
+        return image
     }
 
     /// A strong ETag for `data`: 18 bytes of its SHA-256, base64url.

@@ -45,13 +45,17 @@ public final class ImageProxy: Sendable {
         self.sourcePolicy = sourcePolicy
         var sourceLoader: any DataLoading =
             configuration.localFilesystemRoot.map {
-                LocalFileDataLoader(root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize)
+                LocalFileDataLoader(
+                    root: $0, network: loader, maximumBodySize: configuration.loaderConfiguration.maximumBodySize,
+                    querySeparator: SourceURLQuerySeparator(configuration.sourceURLQuerySeparator))
             } ?? loader
         if case .data(let data)? = configuration.fallbackImage?.source {
             sourceLoader = FallbackDataLoader(data: data, next: sourceLoader)
         }
         if let s3 = configuration.s3 {
-            sourceLoader = S3DataLoader(configuration: s3, transport: loader, next: sourceLoader, now: configuration.now)
+            sourceLoader = S3DataLoader(
+                configuration: s3, transport: loader, next: sourceLoader, now: configuration.now,
+                querySeparator: SourceURLQuerySeparator(configuration.sourceURLQuerySeparator))
         }
         var decoders = ImageDecoderRegistry()
         for decoder in configuration.decoders { decoders.register(decoder) }
@@ -97,18 +101,24 @@ public final class ImageProxy: Sendable {
         return (statistics.decodedOriginalsCost, statistics.decodedOriginalsCount)
     }
 
-    /// Answers `GET path` (no query string) with the client's `Accept` and `If-None-Match`. A
+    /// Answers `GET path` (no query string) with the client's `Accept`, `If-None-Match` and
+    /// `If-Modified-Since` (read only with ``ImageProxyConfiguration/usesLastModified``). A
     /// request that waits for a slot and whose task is cancelled meanwhile leaves the queue at
     /// once, unmade (499 `client_closed_request`).
-    public func respond(path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {
-        await respond(path: path, accept: accept, ifNoneMatch: ifNoneMatch, departure: nil)
+    public func respond(
+        path: String, accept: String? = nil, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil
+    ) async -> ProxyResponse {
+        await respond(path: path, accept: accept, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, departure: nil)
     }
 
-    /// ``respond(path:accept:ifNoneMatch:)`` for a client whose going `departure` reports: if it
-    /// goes while the request waits for a slot, the request leaves the queue, unmade.
-    func respond(path: String, accept: String?, ifNoneMatch: String?, departure: ClientDeparture?) async -> ProxyResponse {
+    /// ``respond(path:accept:ifNoneMatch:ifModifiedSince:)`` for a client whose going `departure`
+    /// reports: if it goes while the request waits for a slot, the request leaves the queue, unmade.
+    func respond(
+        path: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil, departure: ClientDeparture?
+    ) async -> ProxyResponse {
+        let conditions = Conditions(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
         do {
-            return try await respondOrThrow(path: path, accept: accept, ifNoneMatch: ifNoneMatch, departure: departure)
+            return try await respondOrThrow(path: path, accept: accept, conditions: conditions, departure: departure)
         } catch {
             // The client gets the code and a message; what the server found out goes to the log.
             if let detail = error.detail {
@@ -120,7 +130,7 @@ public final class ImageProxy: Sendable {
 
     /// Parse, check, plan, then serve from the response cache or produce within admission.
     private func respondOrThrow(
-        path: String, accept: String?, ifNoneMatch: String?, departure: ClientDeparture?
+        path: String, accept: String?, conditions: Conditions, departure: ClientDeparture?
     ) async throws(ProxyError) -> ProxyResponse {
         let parsed = try parse(path)
         try checkPolicy(parsed)
@@ -130,7 +140,7 @@ public final class ImageProxy: Sendable {
                 responses.removeValue(forKey: plan.key)  // made from a source that is no longer fresh
             } else {
                 metrics.recordHit(tier: "response")
-                return response(for: cached, plan: plan, ifNoneMatch: ifNoneMatch)
+                return response(for: cached, plan: plan, conditions: conditions)
             }
         }
         let outcome = await admission.run(departure: departure) { () async -> Result<EncodedImage, ProxyError> in
@@ -154,7 +164,7 @@ public final class ImageProxy: Sendable {
         if encoded.isStorable {
             responses.store(encoded, forKey: plan.key, cost: encoded.data.count + plan.key.utf8.count)
         }
-        return response(for: encoded, plan: plan, ifNoneMatch: ifNoneMatch)
+        return response(for: encoded, plan: plan, conditions: conditions)
     }
 
     /// The path's grammar: signature, options, source.
@@ -315,10 +325,21 @@ public final class ImageProxy: Sendable {
         return nil
     }
 
-    private func response(for image: EncodedImage, plan: ResponsePlan, ifNoneMatch: String?) -> ProxyResponse {
+    /// A request's validators: `If-None-Match`, and `If-Modified-Since`.
+    struct Conditions {
+        var ifNoneMatch: String?
+        var ifModifiedSince: String?
+    }
+
+    private func response(for image: EncodedImage, plan: ResponsePlan, conditions: Conditions) -> ProxyResponse {
         // A fallback image (ImageProxy+Fallback.swift) has its own status and, if shorter, max-age.
         let maxAge = image.fallbackTTL.map { min($0, plan.maxAge) } ?? plan.maxAge
         var headers = [("ETag", image.etag), ("Cache-Control", cacheControl(for: image, maxAge: maxAge))]
+        // The buster only moves a source's date later; a source without one still sends none.
+        let lastModified =
+            configuration.usesLastModified
+            ? image.lastModified.map { date in configuration.lastModifiedBuster.map { max($0, date) } ?? date } : nil
+        if let lastModified { headers.append(("Last-Modified", HTTPDate.imfFixdate(lastModified))) }
         if plan.varies { headers.append(("Vary", "Accept")) }
         if let canonical = plan.canonical { headers.append(("Link", "<\(canonical)>; rel=\"canonical\"")) }
         if configuration.sendsDebugHeaders, image.width > 0 {
@@ -327,7 +348,7 @@ public final class ImageProxy: Sendable {
                 ("X-Result-Width", "\(image.width)"), ("X-Result-Height", "\(image.height)"),
             ]
         }
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: image.etag) {
+        if Self.isNotModified(conditions, etag: image.etag, lastModified: lastModified) {
             return ProxyResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
@@ -344,6 +365,15 @@ public final class ImageProxy: Sendable {
         guard let expiresAt = image.expiresAt else { return "public, max-age=\(maxAge)" }
         let left = expiresAt.timeIntervalSince(configuration.now())
         return "public, max-age=\(max(0, min(maxAge, Int(min(max(left, 0), Double(Int32.max))))))"
+    }
+
+    /// Whether `conditions` make the answer a 304, as RFC 9110 §13.2.2 orders them: an
+    /// `If-None-Match` decides alone; else an `If-Modified-Since` that is an HTTP date no older
+    /// than `lastModified` (whole seconds; a malformed one is ignored).
+    static func isNotModified(_ conditions: Conditions, etag: String, lastModified: Date?) -> Bool {
+        if let ifNoneMatch = conditions.ifNoneMatch { return matches(ifNoneMatch, etag: etag) }
+        guard let lastModified, let text = conditions.ifModifiedSince, let since = HTTPDate(text) else { return false }
+        return Int64(lastModified.timeIntervalSince1970.rounded(.down)) <= since.secondsSince1970
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak validators compare equal

@@ -83,6 +83,22 @@ public struct ImageProxyConfiguration: Sendable {
     /// `IMGPROXY_USE_S3` and `IMGPROXY_S3_*`; ``S3DataLoader``). `nil`: `s3:` sources are
     /// answered 404, as imgproxy does without S3. Default: `nil`.
     public var s3: S3Configuration? = nil
+    /// Where a `local://` or `s3://` source's path (or key) ends and its query begins (imgproxy's
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`): an `s3://` key's version follows it, a `local://`
+    /// path's query is ignored. `?` is the URL's own query; another text cuts the decoded path
+    /// and query at its first occurrence; empty: none, a `?` and what follows belong to the path
+    /// or key. Default: `?`.
+    public var sourceURLQuerySeparator = "?"
+    /// Whether responses carry their source's `Last-Modified` and answer `304 Not Modified` to an
+    /// `If-Modified-Since` no older than it (imgproxy's `IMGPROXY_USE_LAST_MODIFIED`); an
+    /// `If-None-Match` takes precedence, and an `If-Modified-Since` that is not an HTTP date is
+    /// ignored. The date is the http source's header or the local file's modification time.
+    /// Default: `false`, as imgproxy.
+    public var usesLastModified = false
+    /// With ``usesLastModified``, the earliest `Last-Modified` sent (imgproxy's
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`): a source's older date gives way to it, so clients'
+    /// copies from before it are made again. `nil`: none. Default: `nil`.
+    public var lastModifiedBuster: Date? = nil
     /// The image answered when a source cannot be fetched or decoded, with its status and TTL
     /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`; ``FallbackImage``). `nil`: the failure is
     /// answered, unless the path names a fallback (`fiu`). Default: `nil`.

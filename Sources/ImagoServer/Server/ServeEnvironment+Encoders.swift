@@ -16,6 +16,8 @@ extension ServeEnvironment {
         package var pngQuantizationColors: Int?
         /// `IMGPROXY_WEBP_EFFORT`, 1...6.
         package var webpEffort: Int?
+        /// `IMGPROXY_WEBP_PRESET`: one of libwebp's preset names.
+        package var webpPreset: ProxyEncoderSettings.WebPPreset?
         /// `IMGPROXY_AVIF_SPEED`, 0...9.
         package var avifSpeed: Int?
         /// `IMGPROXY_JXL_EFFORT`, 1...9.
@@ -31,6 +33,13 @@ extension ServeEnvironment {
             pngQuantize = try reader.boolean("IMGPROXY_PNG_QUANTIZE")
             pngQuantizationColors = try reader.integer("IMGPROXY_PNG_QUANTIZATION_COLORS", in: 2...256)
             webpEffort = try reader.integer("IMGPROXY_WEBP_EFFORT", in: 1...6)
+            if let name = reader.text("IMGPROXY_WEBP_PRESET") {
+                guard let preset = ProxyEncoderSettings.WebPPreset(rawValue: name) else {
+                    let names = ProxyEncoderSettings.WebPPreset.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ServeEnvironmentError(variable: "IMGPROXY_WEBP_PRESET", message: "takes one of \(names), not \"\(name)\"")
+                }
+                webpPreset = preset
+            }
             avifSpeed = try reader.integer("IMGPROXY_AVIF_SPEED", in: 0...9)
             jxlEffort = try reader.integer("IMGPROXY_JXL_EFFORT", in: 1...9)
         }
@@ -44,6 +53,7 @@ extension ServeEnvironment {
                 configuration.encoderSettings.pngQuantizationColors = pngQuantize ? (pngQuantizationColors ?? 256) : nil
             }
             if let webpEffort { configuration.encoderSettings.webpEffort = webpEffort }
+            if let webpPreset { configuration.encoderSettings.webpPreset = webpPreset }
             if let avifSpeed { configuration.encoderSettings.avifSpeed = avifSpeed }
             if let jxlEffort { configuration.encoderSettings.jxlEffort = jxlEffort }
         }

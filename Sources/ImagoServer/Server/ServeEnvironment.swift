@@ -75,6 +75,8 @@ package struct ServeEnvironment: Sendable {
     package var maximumClients: Int?
     /// `IMGPROXY_LOCAL_FILESYSTEM_ROOT`: the folder `local:///` sources are read from.
     package var localFilesystemRoot: String?
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`, set (empty: no separator) or not (`nil`).
+    package var sourceURLQuerySeparator: String?
     /// `IMGPROXY_HEALTH_CHECK_PATH`: a path answered as `/health` is.
     package var healthCheckPath: String?
     /// `IMGPROXY_SET_CANONICAL_HEADER`.
@@ -98,6 +100,10 @@ package struct ServeEnvironment: Sendable {
     package var pathPrefix: String?
     /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: whether the source's freshness sets `Cache-Control`.
     package var cacheControlPassthrough: Bool?
+    /// `IMGPROXY_USE_LAST_MODIFIED`: the source's `Last-Modified` passed on, `If-Modified-Since` answered.
+    package var usesLastModified: Bool?
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`: an RFC 3339 date no `Last-Modified` sent is older than.
+    package var lastModifiedBuster: Date?
 
     /// `IMGPROXY_ENFORCE_AVIF`.
     package var enforcesAVIF: Bool?
@@ -187,6 +193,8 @@ package struct ServeEnvironment: Sendable {
         keepAliveTimeout = try reader.integer("IMGPROXY_KEEP_ALIVE_TIMEOUT", in: 1...3600)
         maximumClients = try reader.integer("IMGPROXY_MAX_CLIENTS", in: 0...1_000_000).map { $0 == 0 ? 1_000_000 : $0 }
         localFilesystemRoot = reader.text("IMGPROXY_LOCAL_FILESYSTEM_ROOT")
+        // Set but empty means no separator (imgproxy reads it so), unlike every other variable.
+        sourceURLQuerySeparator = environment["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR"]
         if let path = reader.text("IMGPROXY_HEALTH_CHECK_PATH") {
             // imgproxy's reading: no query or fragment, a leading slash, no trailing one.
             var trimmed = String(path.prefix { $0 != "?" && $0 != "#" })
@@ -203,6 +211,15 @@ package struct ServeEnvironment: Sendable {
         disablesShrinkOnLoad = try reader.boolean("IMGPROXY_DISABLE_SHRINK_ON_LOAD")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         cacheControlPassthrough = try reader.boolean("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")
+        usesLastModified = try reader.boolean("IMGPROXY_USE_LAST_MODIFIED")
+        if let text = reader.text("IMGPROXY_LAST_MODIFIED_BUSTER") {
+            guard let date = Self.rfc3339(text) else {
+                throw ServeEnvironmentError(
+                    variable: "IMGPROXY_LAST_MODIFIED_BUSTER",
+                    message: "takes an RFC 3339 date and time such as 2026-11-03T10:00:00Z, not \"\(text)\"")
+            }
+            lastModifiedBuster = date
+        }
         enforcesAVIF = try reader.boolean("IMGPROXY_ENFORCE_AVIF")
         enforcesJXL = try reader.boolean("IMGPROXY_ENFORCE_JXL")
         negotiatesJXL = try reader.boolean("IMGPROXY_AUTO_JXL")
@@ -308,6 +325,8 @@ extension ServeEnvironment {
         if let downloadTimeout { configuration.loaderConfiguration.downloadTimeout = .seconds(downloadTimeout) }
         if let userAgent { configuration.loaderConfiguration.userAgent = userAgent }
         if let cacheControlPassthrough { configuration.passesCacheControlThrough = cacheControlPassthrough }
+        if let usesLastModified { configuration.usesLastModified = usesLastModified }
+        if let lastModifiedBuster { configuration.lastModifiedBuster = lastModifiedBuster }
         if let enforcesAVIF { configuration.enforcesAVIF = enforcesAVIF }
         if let enforcesJXL { configuration.enforcesJXL = enforcesJXL }
         if let negotiatesJXL { configuration.negotiatesJXL = negotiatesJXL }
@@ -321,6 +340,7 @@ extension ServeEnvironment {
         if let usesLinearLight { configuration.usesLinearLight = usesLinearLight }
         if let disablesShrinkOnLoad { configuration.shrinksOnLoad = !disablesShrinkOnLoad }
         if let s3 { configuration.s3 = s3 }
+        if let sourceURLQuerySeparator { configuration.sourceURLQuerySeparator = sourceURLQuerySeparator }
         if let fallbackImage { configuration.fallbackImage = fallbackImage }
         if let watermark { configuration.watermark = watermark }
         if let watermarkOpacity { configuration.watermarkOpacity = watermarkOpacity }

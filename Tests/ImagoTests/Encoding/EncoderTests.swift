@@ -62,4 +62,23 @@ import Testing
         #expect(WebPEncoder(quality: 7).quality == 1)
         #expect(WebPEncoder().quality == 0.85)
     }
+
+    #if os(Linux)
+    /// libwebp's preset tunes the encoder before quality and effort: on a photograph at one
+    /// quality `.drawing` and `.photo` write different files, both decodable; `.default` is what
+    /// an encoder without a preset writes.
+    @Test func webpPresetChangesTheBytes() throws {
+        let photograph = try ImageDecoder.decode(try Fixture.data("thumbnail-photo.jpg")).bitmap()
+        let drawing = try WebPEncoder(quality: 0.8, preset: .drawing).encode(photograph)
+        let photo = try WebPEncoder(quality: 0.8, preset: .photo).encode(photograph)
+        #expect(drawing != photo)
+        for data in [drawing, photo] {
+            let decoded = try ImageDecoder.decode(data).bitmap()
+            #expect(decoded.width == photograph.width && decoded.height == photograph.height)
+        }
+        #expect(WebPEncoder().preset == .default)
+        let small = gradientBitmap(width: 32, height: 24)
+        #expect(try WebPEncoder(quality: 0.8, preset: .default).encode(small) == (try WebPEncoder(quality: 0.8).encode(small)))
+    }
+    #endif
 }
