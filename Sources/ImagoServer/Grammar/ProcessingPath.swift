@@ -37,9 +37,11 @@ public struct ProcessingPath: Sendable, Hashable {
     /// Parses a request path (without query string); `pr:` names the presets of `presets`, whose
     /// `default` preset applies first, and which may say that paths name presets only; `rules`
     /// are the server's reading of options and sources (``Rules``: separator, allowed options,
-    /// base URL, replacements).
+    /// base URL, replacements). `defaults` are the options before the default preset and the
+    /// path's own (the client hints' width and ratio, as imgproxy takes them).
     public static func parse(
-        _ path: String, presets: ProcessingPresets = .none, rules: Rules = Rules()
+        _ path: String, presets: ProcessingPresets = .none, rules: Rules = Rules(),
+        defaults: ProcessingOptions = ProcessingOptions()
     ) throws(ProcessingPathError) -> ProcessingPath {
         guard path.utf8.count <= maximumLength else {
             throw .badPath("the path is \(path.utf8.count) bytes long, more than the \(maximumLength) accepted")
@@ -53,6 +55,7 @@ public struct ProcessingPath: Sendable, Hashable {
         let signedPart = String(body[slash...])
         var segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         var parser = ProcessingOptionsParser(presets: presets)
+        parser.options = defaults
         parser.argumentsSeparator = rules.argumentsSeparator
         parser.allowedOptions = rules.allowedOptions
         if presets.definitions["default"] != nil { try parser.applyPresets(["default"], for: "default") }

@@ -102,23 +102,32 @@ public final class ImageProxy: Sendable {
     }
 
     /// Answers `GET path` (no query string) with the client's `Accept`, `If-None-Match` and
-    /// `If-Modified-Since` (read only with ``ImageProxyConfiguration/usesLastModified``). A
-    /// request that waits for a slot and whose task is cancelled meanwhile leaves the queue at
-    /// once, unmade (499 `client_closed_request`).
+    /// `If-Modified-Since` (read only with ``ImageProxyConfiguration/usesLastModified``), and its
+    /// client hints by header name (`Sec-CH-DPR`, `DPR`, `Sec-CH-Width`, `Width`; read only with
+    /// ``ImageProxyConfiguration/readsClientHints``). A request that waits for a slot and whose
+    /// task is cancelled meanwhile leaves the queue at once, unmade (499 `client_closed_request`).
     public func respond(
-        path: String, accept: String? = nil, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil
+        path: String, accept: String? = nil, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil,
+        clientHints: [String: String] = [:]
     ) async -> ProxyResponse {
-        await respond(path: path, accept: accept, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, departure: nil)
+        await respond(
+            path: path, accept: accept, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince,
+            clientHint: { name in clientHints.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value },
+            departure: nil)
     }
 
-    /// ``respond(path:accept:ifNoneMatch:ifModifiedSince:)`` for a client whose going `departure`
-    /// reports: if it goes while the request waits for a slot, the request leaves the queue, unmade.
+    /// ``respond(path:accept:ifNoneMatch:ifModifiedSince:clientHints:)`` for a client whose going
+    /// `departure` reports: if it goes while the request waits for a slot, the request leaves the
+    /// queue, unmade. `clientHint` looks a hint's header up by name.
     func respond(
-        path: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil, departure: ClientDeparture?
+        path: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil,
+        clientHint: (String) -> String? = { _ in nil }, departure: ClientDeparture?
     ) async -> ProxyResponse {
         let conditions = Conditions(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
+        let defaults = configuration.readsClientHints ? Self.hintedDefaults(clientHint) : ProcessingOptions()
         do {
-            return try await respondOrThrow(path: path, accept: accept, conditions: conditions, departure: departure)
+            return try await respondOrThrow(
+                path: path, defaults: defaults, accept: accept, conditions: conditions, departure: departure)
         } catch {
             // The client gets the code and a message; what the server found out goes to the log.
             if let detail = error.detail {
@@ -130,9 +139,9 @@ public final class ImageProxy: Sendable {
 
     /// Parse, check, plan, then serve from the response cache or produce within admission.
     private func respondOrThrow(
-        path: String, accept: String?, conditions: Conditions, departure: ClientDeparture?
+        path: String, defaults: ProcessingOptions, accept: String?, conditions: Conditions, departure: ClientDeparture?
     ) async throws(ProxyError) -> ProxyResponse {
-        let parsed = try parse(path)
+        let parsed = try parse(path, defaults: defaults)
         try checkPolicy(parsed)
         let plan = plan(for: parsed, accept: accept)
         if let cached = responses.value(forKey: plan.key) {
@@ -167,10 +176,11 @@ public final class ImageProxy: Sendable {
         return response(for: encoded, plan: plan, conditions: conditions)
     }
 
-    /// The path's grammar: signature, options, source.
-    private func parse(_ path: String) throws(ProxyError) -> ProcessingPath {
+    /// The path's grammar: signature, options (over `defaults`), source.
+    private func parse(_ path: String, defaults: ProcessingOptions) throws(ProxyError) -> ProcessingPath {
         do {
-            return try ProcessingPath.parse(path, presets: configuration.presets, rules: configuration.pathRules)
+            return try ProcessingPath.parse(
+                path, presets: configuration.presets, rules: configuration.pathRules, defaults: defaults)
         } catch {
             throw ProxyError(error)
         }
@@ -340,7 +350,8 @@ public final class ImageProxy: Sendable {
             configuration.usesLastModified
             ? image.lastModified.map { date in configuration.lastModifiedBuster.map { max($0, date) } ?? date } : nil
         if let lastModified { headers.append(("Last-Modified", HTTPDate.imfFixdate(lastModified))) }
-        if plan.varies { headers.append(("Vary", "Accept")) }
+        let varies = (plan.varies ? ["Accept"] : []) + (configuration.readsClientHints ? Self.clientHintHeaders : [])
+        if !varies.isEmpty { headers.append(("Vary", varies.joined(separator: ", "))) }
         if let canonical = plan.canonical { headers.append(("Link", "<\(canonical)>; rel=\"canonical\"")) }
         if configuration.sendsDebugHeaders, image.width > 0 {
             headers += [

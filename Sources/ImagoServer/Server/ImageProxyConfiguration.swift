@@ -95,6 +95,12 @@ public struct ImageProxyConfiguration: Sendable {
     /// ignored. The date is the http source's header or the local file's modification time.
     /// Default: `false`, as imgproxy.
     public var usesLastModified = false
+    /// Whether the client hints `Sec-CH-DPR` (else `DPR`, a ratio above 0 and at most 8) and
+    /// `Sec-CH-Width` (else `Width`, device pixels) set the ratio and the width (the hint's
+    /// width divided by the ratio) that the path does not (imgproxy's
+    /// `IMGPROXY_ENABLE_CLIENT_HINTS`); responses then say `Vary` on those four headers. A page
+    /// must ask browsers for the hints (`Accept-CH`). Default: `false`.
+    public var readsClientHints = false
     /// With ``usesLastModified``, the earliest `Last-Modified` sent (imgproxy's
     /// `IMGPROXY_LAST_MODIFIED_BUSTER`): a source's older date gives way to it, so clients'
     /// copies from before it are made again. `nil`: none. Default: `nil`.

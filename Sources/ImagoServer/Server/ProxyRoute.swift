@@ -50,7 +50,8 @@ enum ProxyRoute {
             // slot leaves the queue when its client goes.
             answer = await proxy.respond(
                 path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                ifModifiedSince: request.headers[.ifModifiedSince], departure: ClientDeparture.current)
+                ifModifiedSince: request.headers[.ifModifiedSince],
+                clientHint: { name in HTTPField.Name(name).flatMap { request.headers[$0] } }, departure: ClientDeparture.current)
         }
         var result = response(
             answer, sendsBody: request.method != .head, inFlight: inFlight,

@@ -85,6 +85,8 @@ package struct ServeEnvironment: Sendable {
     package var sendsDebugHeaders: Bool?
     /// `IMGPROXY_DEVELOPMENT_ERRORS_MODE`: error responses carry what the server found out.
     package var sendsErrorDetails: Bool?
+    /// `IMGPROXY_ENABLE_CLIENT_HINTS`.
+    package var readsClientHints: Bool?
     /// `IMGPROXY_USE_LINEAR_COLORSPACE`: resize in linear light.
     package var usesLinearLight: Bool?
     /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: every source decoded at full size.
@@ -207,6 +209,7 @@ package struct ServeEnvironment: Sendable {
         setsCanonicalHeader = try reader.boolean("IMGPROXY_SET_CANONICAL_HEADER")
         sendsDebugHeaders = try reader.boolean("IMGPROXY_ENABLE_DEBUG_HEADERS")
         sendsErrorDetails = try reader.boolean("IMGPROXY_DEVELOPMENT_ERRORS_MODE")
+        readsClientHints = try reader.boolean("IMGPROXY_ENABLE_CLIENT_HINTS")
         usesLinearLight = try reader.boolean("IMGPROXY_USE_LINEAR_COLORSPACE")
         disablesShrinkOnLoad = try reader.boolean("IMGPROXY_DISABLE_SHRINK_ON_LOAD")
         secret = reader.environment["IMGPROXY_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -337,6 +340,7 @@ extension ServeEnvironment {
         if let setsCanonicalHeader { configuration.setsCanonicalHeader = setsCanonicalHeader }
         if let sendsDebugHeaders { configuration.sendsDebugHeaders = sendsDebugHeaders }
         if let sendsErrorDetails { configuration.sendsErrorDetails = sendsErrorDetails }
+        if let readsClientHints { configuration.readsClientHints = readsClientHints }
         if let usesLinearLight { configuration.usesLinearLight = usesLinearLight }
         if let disablesShrinkOnLoad { configuration.shrinksOnLoad = !disablesShrinkOnLoad }
         if let s3 { configuration.s3 = s3 }
