@@ -15,7 +15,7 @@ extension ImagePipeline {
         /// `false` when the source said `Cache-Control: no-store` (and the pipeline honours caching
         /// headers): nothing made from these bytes should be kept.
         public var isStorable: Bool
-        /// Names these exact bytes (CRC-32 and length), as the disk cache compares an original
+        /// Names these exact bytes (CRC-32C and length), as the disk cache compares an original
         /// with the variants made from it: a revalidated, unchanged source has the same fingerprint.
         public var fingerprint: String
         /// The source's `Last-Modified` date, when it sent one (``ImageResponse/lastModified``).
