@@ -128,25 +128,11 @@ final class BoxReducer {
             for x in 0..<shape.width {
                 let first = x * shape.factor
                 let columns = min(shape.factor, shape.sourceWidth - first)
-                var red: UInt32 = 0, green: UInt32 = 0, blue: UInt32 = 0, alpha: UInt32 = 0
-                var cell = sums + first * 4
-                for _ in 0..<columns {
-                    red &+= cell[0]
-                    green &+= cell[1]
-                    blue &+= cell[2]
-                    alpha &+= cell[3]
-                    cell += 4
-                }
                 let pixel = destination + x * 4
-                if alpha == 0 {
-                    pixel.initialize(repeating: 0, count: 4)
+                if let average = BoxReduction.weightedAverage(of: sums + first * 4, columns: columns, rows: rowsInBand) {
+                    for channel in 0..<4 { pixel[channel] = UInt8(truncatingIfNeeded: average[channel]) }
                 } else {
-                    let count = UInt32(columns * rowsInBand)
-                    let halfAlpha = alpha / 2
-                    pixel[0] = UInt8(truncatingIfNeeded: (red + halfAlpha) / alpha)
-                    pixel[1] = UInt8(truncatingIfNeeded: (green + halfAlpha) / alpha)
-                    pixel[2] = UInt8(truncatingIfNeeded: (blue + halfAlpha) / alpha)
-                    pixel[3] = UInt8(truncatingIfNeeded: (alpha + count / 2) / count)
+                    pixel.initialize(repeating: 0, count: 4)
                 }
             }
             sums.update(repeating: 0, count: shape.sourceWidth * 4)

@@ -26,4 +26,26 @@ struct BoxReduction {
         width = (sourceWidth + factor - 1) / factor
         height = (sourceHeight + factor - 1) / factor
     }
+
+    /// The average of `columns` cells from `cell` over `rows` rows, each cell four sums (red,
+    /// green and blue weighted by alpha, then alpha), rounded to the nearest: colour as sums over
+    /// alpha, alpha as its sum over the cells. `nil` when every pixel was transparent (alpha 0):
+    /// no colour to give. ``BoxReducer`` sums in 32 bits for 8-bit samples, `DeepBoxReducer` in 64
+    /// for 16-bit ones.
+    @inline(__always)
+    static func weightedAverage<Sum: FixedWidthInteger & UnsignedInteger>(
+        of cell: UnsafePointer<Sum>, columns: Int, rows: Int
+    ) -> SIMD4<Sum>? {
+        var total = SIMD4<Sum>.zero
+        var cell = cell
+        for _ in 0..<columns {
+            total &+= SIMD4(cell[0], cell[1], cell[2], cell[3])
+            cell += 4
+        }
+        let alpha = total[3]
+        guard alpha > 0 else { return nil }
+        let count = Sum(truncatingIfNeeded: columns &* rows)
+        let halfAlpha = alpha / 2
+        return SIMD4((total[0] + halfAlpha) / alpha, (total[1] + halfAlpha) / alpha, (total[2] + halfAlpha) / alpha, (alpha + count / 2) / count)
+    }
 }

@@ -120,26 +120,12 @@ final class DeepBoxReducer {
             for x in 0..<shape.width {
                 let first = x * shape.factor
                 let columns = min(shape.factor, shape.sourceWidth - first)
-                var red: UInt64 = 0, green: UInt64 = 0, blue: UInt64 = 0, alpha: UInt64 = 0
-                var cell = sums + first * 4
-                for _ in 0..<columns {
-                    red &+= cell[0]
-                    green &+= cell[1]
-                    blue &+= cell[2]
-                    alpha &+= cell[3]
-                    cell += 4
-                }
                 let pixel = destination + x * 4
-                guard alpha > 0 else {
+                guard let average = BoxReduction.weightedAverage(of: sums + first * 4, columns: columns, rows: rowsInBand) else {
                     pixel.update(repeating: 0, count: 4)
                     continue
                 }
-                let count = UInt64(columns * rowsInBand)
-                let halfAlpha = alpha / 2
-                pixel[0] = UInt16(truncatingIfNeeded: (red + halfAlpha) / alpha).bigEndian
-                pixel[1] = UInt16(truncatingIfNeeded: (green + halfAlpha) / alpha).bigEndian
-                pixel[2] = UInt16(truncatingIfNeeded: (blue + halfAlpha) / alpha).bigEndian
-                pixel[3] = UInt16(truncatingIfNeeded: (alpha + count / 2) / count).bigEndian
+                for channel in 0..<4 { pixel[channel] = UInt16(truncatingIfNeeded: average[channel]).bigEndian }
             }
             sums.update(repeating: 0, count: shape.sourceWidth * 4)
         } else if let sums = plainSums {
