@@ -26,6 +26,7 @@
 #                                        # .build-thumbor-venv (photos: scikit-image, Pillow and
 #                                        # matplotlib in .build-photos-venv)
 #   IMAGO_BENCH_SECONDS=20 IMAGO_BENCH_CONNECTIONS=16 Benchmarks/serve-bench.sh photos
+#   IMAGO_BENCH_IMAGO=/path/to/other/.build/release/imago Benchmarks/serve-bench.sh  # another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -59,8 +60,14 @@ if [ ! -x "$venv/bin/thumbor" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q thumbor==7.8.0
 fi
-swift build -c release --product imago 2>&1 | grep -v '^\[' || true
-imago=$root/.build/release/imago
+# IMAGO_BENCH_IMAGO: another build's imago (say, an older commit's, for a before-and-after run
+# against the same thumbor); otherwise this checkout's, built here in release.
+imago=${IMAGO_BENCH_IMAGO:-}
+if [ -z "$imago" ]; then
+  swift build -c release --product imago 2>&1 | grep -v '^\[' || true
+  imago=$root/.build/release/imago
+fi
+[ -x "$imago" ] || { echo "serve-bench: no imago executable at $imago" >&2; exit 2; }
 
 # Sources, served by nginx. mktemp's folder is private; nginx's workers (www-data when started as
 # root) must be able to read the sources.
