@@ -149,9 +149,11 @@ RESULT_STORAGE = 'thumbor.result_storages.file_storage'
 RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results'
 RESULT_STORAGE_STORES_UNSAFE = True
 HTTP_LOADER_MAX_CLIENTS = 64
-USE_GIFSICLE_ENGINE = True
-GIFSICLE_PATH = '$(command -v gifsicle || echo /usr/bin/gifsicle)'
 CONF
+# gifsicle's engine only where it is needed: thumbor refuses to start with it on and no gifsicle.
+if [ "$mode" = animated ]; then
+  printf "USE_GIFSICLE_ENGINE = True\nGIFSICLE_PATH = '%s'\n" "$(command -v gifsicle)" >> "$work/thumbor.conf"
+fi
 "$venv/bin/thumbor" -i 127.0.0.1 --port $thumbor_port --processes "$cores" --conf "$work/thumbor.conf" -l error \
   > "$work/thumbor.log" 2>&1 & pids+=($!)
 
