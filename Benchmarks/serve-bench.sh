@@ -87,9 +87,9 @@ if [ "$mode" = photos ]; then
   fi
   # The first-size phases need a source URL per request that no server has seen: the 30 files
   # under many folders (symbolic links), each URL used once; the progressive phase has folders of
-  # its own.
-  folders=$((seconds * 4 > 10 ? seconds * 4 : 10))
-  for folder in $(seq 0 $((2 * folders - 1))); do
+  # its own (three times as many, a third of the files each): room for 240 first sizes a second.
+  folders=$((seconds * 8 > 10 ? seconds * 8 : 10))
+  for folder in $(seq 0 $((4 * folders - 1))); do
     mkdir -p "$work/sources/first/$folder"
     for index in $(seq 0 29); do ln -s "$work/sources/$index.jpg" "$work/sources/first/$folder/$index.jpg"; done
   done
@@ -205,7 +205,7 @@ for name, path in (("imago", imago), ("thumbor", thumbor), ("vips", vips)):
                 for index in range(30): first.write(path(index, 320, folder) + "\n")
         # make-photos.py makes every third file progressive (index % 3 == 2).
         with open(f"{work}/{name}-first-progressive.txt", "w") as first:
-            for folder in range(folders, 2 * folders):
+            for folder in range(folders, 4 * folders):
                 for index in range(2, 30, 3): first.write(path(index, 320, folder) + "\n")
 PY
 # Originals made local to both (disk cache, file storage) with a throwaway size; warm URLs primed.
