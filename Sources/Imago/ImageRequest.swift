@@ -156,12 +156,17 @@ public struct ImageRequest: Sendable {
     /// The fields of a request. Mutated only through ``change(keys:_:)``, on an instance no other
     /// request holds, so sharing it between threads is safe.
     private final class Storage: @unchecked Sendable {
+        /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
+        /// whenever a field they depend on changes, so a cache lookup builds no string. First,
+        /// beside ``cachePolicy``: a memory-cache hit reads only these two, from one cache line
+        /// (behind the other fields, they took a second miss per hit of a request not in cache).
+        var keys = CacheKeys.empty
+        var cachePolicy: CachePolicy
         var url: URL
         var headers: [String: String]
         var credentialHeaderNames: Set<String> = []
         var maximumPixelSize: Int?
         var processors: [any ImageProcessing]
-        var cachePolicy: CachePolicy
         var priority: Priority
         var decodesPreviews: Bool?
         var colorProfileHandling: ColorProfileHandling
@@ -171,9 +176,6 @@ public struct ImageRequest: Sendable {
         var maximumAnimationFrames: Int?
         var maximumAnimationFramePixels: Int?
         var prefersEmbeddedThumbnail = false
-        /// ``originalKey`` and ``processedKey``, built when the request is made and rebuilt
-        /// whenever a field they depend on changes, so a cache lookup builds no string.
-        var keys = CacheKeys.empty
 
         init(
             url: URL, headers: [String: String], maximumPixelSize: Int?, processors: [any ImageProcessing],
