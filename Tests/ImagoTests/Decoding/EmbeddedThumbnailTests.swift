@@ -64,6 +64,19 @@ struct EmbeddedThumbnailTests {
         #expect(throws: ImagePipeline.Error.self) { try ImageDecoder().decode(plain, context: plainContext) }
     }
 
+    @Test("a thumbnail with a colour of its own is read in it, not in the primary image's")
+    func thumbnailColor() throws {
+        // Primary: nclx 1/13/6 (sRGB); thumbnail: nclx 12/13/6 (Display P3), see the README.
+        let data = try Fixture.data("thumbnail/thumbnail-p3.heic")
+        var context = DecodingContext(format: .heif, colorProfileHandling: .keep)
+        let main = try ImageDecoder().decode(data, context: context)
+        context.prefersEmbeddedThumbnail = true
+        let thumbnail = try ImageDecoder().decode(data, context: context)
+        #expect(main.pixelSize == PixelSize(width: 96, height: 64) && main.colorProfile == nil)
+        #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
+        #expect(thumbnail.colorProfile?.name?.contains("CICP 12/13/6") == true, "\(String(describing: thumbnail.colorProfile))")
+    }
+
     @Test("the boxes tell whether a file lists a thumbnail, before any decode")
     func thumbnailsCounted() throws {
         for file in Self.files {
