@@ -274,9 +274,10 @@ enum FuzzTarget {
     /// `ISOBMFFHeader`), or any other bytes as a bare ICC profile; the profile that declaration
     /// stands for (`ColorConversion.resolve`: the ICC header reader, or a profile built from code
     /// points or `gAMA`/`cHRM`); a transform to sRGB from it, applied to a small bitmap; and the ICC
-    /// header reader on the raw bytes.
+    /// header reader on the raw bytes; and the tone-curve reader (`hasSRGBTransfer`) on both.
     static func colourProfile(_ data: Data) {
         _ = (try? ColorProfile(iccData: data))?.description
+        _ = ICCProfileReader.hasSRGBTransfer(data)  // the tone curves linear light checks
         let cache = ColorTransformCache(capacity: 4)
         let color: EmbeddedColor?
         switch ImageFormat.sniff(data) {
@@ -295,6 +296,7 @@ enum FuzzTarget {
         case .failure(let failure): _ = failure.description
         case .profile(let profile):
             _ = profile.description
+            _ = ICCProfileReader.hasSRGBTransfer(profile.data)
             convertColorTestBitmap(profile: profile.data, colorSpace: profile.colorSpace, cache: cache)
         }
     }

@@ -85,6 +85,36 @@ int imago_heif_select_thumbnail(imago_heif_decoder *decoder, char *message) {
     return 1;
 }
 
+int imago_heif_color(const imago_heif_decoder *decoder, int *primaries, int *transfer, int *matrix, int *full_range,
+                     size_t *icc_size) {
+    *primaries = *transfer = *matrix = *full_range = 0;
+    *icc_size = 0;
+    switch (heif_image_handle_get_color_profile_type(decoder->handle)) {
+    case heif_color_profile_type_rICC:
+    case heif_color_profile_type_prof:
+        *icc_size = heif_image_handle_get_raw_color_profile_size(decoder->handle);
+        return *icc_size > 0 ? IMAGO_HEIF_COLOR_ICC : IMAGO_HEIF_COLOR_NONE;
+    case heif_color_profile_type_nclx: {
+        struct heif_color_profile_nclx *nclx = NULL;
+        struct heif_error error = heif_image_handle_get_nclx_color_profile(decoder->handle, &nclx);
+        if (error.code != heif_error_Ok || !nclx) return IMAGO_HEIF_COLOR_NONE;
+        *primaries = (int)nclx->color_primaries;
+        *transfer = (int)nclx->transfer_characteristics;
+        *matrix = (int)nclx->matrix_coefficients;
+        *full_range = nclx->full_range_flag != 0;
+        heif_nclx_color_profile_free(nclx);
+        return IMAGO_HEIF_COLOR_NCLX;
+    }
+    default:
+        return IMAGO_HEIF_COLOR_NONE;
+    }
+}
+
+int imago_heif_copy_icc(const imago_heif_decoder *decoder, uint8_t *profile, size_t size) {
+    if (heif_image_handle_get_raw_color_profile_size(decoder->handle) != size) return 0;
+    return heif_image_handle_get_raw_color_profile(decoder->handle, profile).code == heif_error_Ok;
+}
+
 void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha) {
     *width = heif_image_handle_get_width(decoder->handle);
     *height = heif_image_handle_get_height(decoder->handle);

@@ -175,6 +175,13 @@ extension ImageContainer {
     public var pixelColorProfile: ColorProfile? {
         colorProfileHandling == .keep ? colorProfile : nil
     }
+
+    /// Whether the pixels' stored values follow sRGB's transfer curve: they are sRGB, or kept in a
+    /// profile with the same curve (Display P3). Linear light is made by undoing that curve, so
+    /// it is made only when this holds.
+    package var pixelsHaveSRGBTransfer: Bool {
+        pixelColorProfile.map { ICCProfileReader.hasSRGBTransfer($0.data) } ?? true
+    }
 }
 
 extension ImageContainer {

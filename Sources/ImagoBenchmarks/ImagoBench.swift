@@ -167,6 +167,9 @@ struct BenchmarkGroup: Sendable {
         BenchmarkGroup(name: "thumbnail-processor", summary: "Lanczos shrink beside Pillow") { context in
             try CodecBenchmark.thumbnail(context)
         },
+        BenchmarkGroup(name: "linear-light", summary: "12 MP resize to 256 in linear light beside the stored values") { context in
+            try LinearLightBenchmark.run(context)
+        },
         BenchmarkGroup(name: "colour-profile", summary: "a 12 MP JPEG with a colour profile beside the same without one") {
             context in
             try await ColorProfileBenchmark.run(context)

@@ -207,7 +207,7 @@ import Testing
         #expect(try animation([:]) == (try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8)), "4 by default, as before")
         #expect(try ImageDecoder.decode(thorough).frames.count == 3)
         // And the preset.
-        let preset = try Self.settings(["IMGPROXY_WEBP_PRESET": "drawing"]).webpPreset.encoderPreset
+        let preset = try Self.settings(["IMGPROXY_WEBP_PRESET": "drawing"]).webpPreset
         let drawing = try container.encodedAnimation(as: ImageFormat.webp, quality: 0.8, webpEffort: 4, webpPreset: preset)
         #expect(drawing != (try animation([:])))
         #expect(try ImageDecoder.decode(drawing).frames.count == 3)

@@ -40,5 +40,24 @@ import Testing
             }
         }
     }
+
+    /// With the source's profile kept (`scp:0`), linear light applies only to a profile with
+    /// sRGB's transfer curve (Display P3), not to ProPhoto's gamma 1.8: its stored values are halved.
+    @Test(arguments: [("prophoto.png", false), ("displayp3.png", true)])
+    func keptProfilesWithAnotherCurveAreResampledAsStored(file: String, linear: Bool) async throws {
+        let profileSource = try Data(contentsOf: ServerTests.colourFolder.appendingPathComponent(file))
+        let profile = try #require(try ImageDecoder.decode(profileSource, colorProfileHandling: .keep).colorProfile)
+        var stripes = Bitmap(width: 64, height: 64, fill: RGBA(255, 255, 255, 255))
+        for y in 0..<64 { for x in stride(from: 0, to: 64, by: 2) { stripes[x, y] = RGBA(0, 0, 0, 255) } }
+        let png = try profile.embedded(in: try PNGEncoder().encode(stripes), format: .png)
+        try await ProxyOptionsTests.withProxy({ $0.usesLinearLight = true }) { proxy, origin in
+            origin.set("/stripes.png", data: png, contentType: "image/png")
+            let response = await proxy.respond(path: ServerTests.path("rs:fit:32:32/f:png/scp:0", origin.url(for: "/stripes.png")))
+            try #require(response.status == 200)
+            let image = try ImageDecoder.decode(response.body, colorProfileHandling: .keep).bitmap()
+            let expected: ClosedRange<UInt8> = linear ? 186...189 : 126...129
+            #expect(expected.contains(image[16, 16].r), "\(file): \(image[16, 16])")
+        }
+    }
 }
 #endif

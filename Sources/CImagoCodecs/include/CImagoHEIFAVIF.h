@@ -36,6 +36,19 @@ void imago_heif_decoder_destroy(imago_heif_decoder *decoder);
  * thumbnail (the decoder is left on the primary image). */
 int imago_heif_select_thumbnail(imago_heif_decoder *decoder, char *message);
 
+/* What the selected image's own `colr` property declares (an ICC profile wins over code points,
+ * as libheif reports them): IMAGO_HEIF_COLOR_NONE; IMAGO_HEIF_COLOR_ICC, with the profile's size
+ * in `icc_size` (read it with imago_heif_copy_icc); or IMAGO_HEIF_COLOR_NCLX, with the code points. */
+#define IMAGO_HEIF_COLOR_NONE 0
+#define IMAGO_HEIF_COLOR_ICC 1
+#define IMAGO_HEIF_COLOR_NCLX 2
+int imago_heif_color(const imago_heif_decoder *decoder, int *primaries, int *transfer, int *matrix, int *full_range,
+                     size_t *icc_size);
+
+/* Copies the selected image's ICC profile into `profile`, which holds `size` bytes: the size
+ * imago_heif_color reported. Returns 1 when copied, 0 otherwise. */
+int imago_heif_copy_icc(const imago_heif_decoder *decoder, uint8_t *profile, size_t size);
+
 /* The selected image's displayed size (rotation applied) and whether it has alpha. */
 void imago_heif_info(const imago_heif_decoder *decoder, int *width, int *height, int *has_alpha);
 

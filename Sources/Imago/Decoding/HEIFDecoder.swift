@@ -31,8 +31,9 @@ struct HEIFDecoder: ImageDecoding {
 
     /// Decodes the image `choice` names of the ISOBMFF file `data` (HEIF, or AVIF when libheif has
     /// an AV1 decoder), after the file's `boxes` were checked against the limits; `nil` for
-    /// ``Choice/thumbnailOnly`` when the file has no thumbnail. The thumbnail is given the colour
-    /// of the primary image, which it is a smaller copy of.
+    /// ``Choice/thumbnailOnly`` when the file has no thumbnail. A thumbnail is read in its own
+    /// colour (its `colr` property, as libheif reports it) when it declares one, and in the
+    /// primary image's, which it is a smaller copy of, when it declares none.
     static func decode(
         _ data: Data, boxes: ISOBMFFHeader, format: ImageFormat, choice: Choice, context: DecodingContext
     ) throws(ImagePipeline.Error) -> ImageContainer? {
@@ -53,7 +54,8 @@ struct HEIFDecoder: ImageDecoding {
                 let decoder = imago_heif_decoder_create(base, bytes.count, &message, &status)
             else { throw failure(status) }
             defer { imago_heif_decoder_destroy(decoder) }
-            if choice != .primary, imago_heif_select_thumbnail(decoder, &message) != 1, choice == .thumbnailOnly {
+            let isThumbnail = choice != .primary && imago_heif_select_thumbnail(decoder, &message) == 1
+            if choice == .thumbnailOnly && !isThumbnail {
                 return nil
             }
 
@@ -72,9 +74,31 @@ struct HEIFDecoder: ImageDecoding {
             let bitmap = Bitmap(
                 width: Int(width), height: Int(height), alphaMode: hasAlpha != 0 ? .straight : .opaque, pixels: pixels)
             var container = try ImageContainer(bitmap: bitmap, format: format)
-            let colour = EmbeddedColor.read(boxes, maximumProfileSize: context.limits.maximumColorProfileSize)
+            let maximumProfileSize = context.limits.maximumColorProfileSize
+            let colour = (isThumbnail ? ownColor(decoder, maximumProfileSize: maximumProfileSize) : nil)
+                ?? EmbeddedColor.read(boxes, maximumProfileSize: maximumProfileSize)
             ColorConversion.apply(colour, to: &container, source: .unknown, context: context)
             return container
+        }
+    }
+
+    /// The colour the image `decoder` has selected declares itself, or `nil` when it declares none;
+    /// a profile larger than `maximumProfileSize` bytes is refused as a problem, never read.
+    private static func ownColor(_ decoder: OpaquePointer, maximumProfileSize: Int) -> EmbeddedColor.Reading? {
+        var primaries: Int32 = 0, transfer: Int32 = 0, matrix: Int32 = 0, fullRange: Int32 = 0
+        var profileSize = 0
+        switch imago_heif_color(decoder, &primaries, &transfer, &matrix, &fullRange, &profileSize) {
+        case IMAGO_HEIF_COLOR_NCLX:
+            return EmbeddedColor.Reading(color: .codePoints(ColorCodePoints(
+                primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix), fullRange: fullRange != 0)))
+        case IMAGO_HEIF_COLOR_ICC:
+            guard profileSize <= maximumProfileSize else {
+                return EmbeddedColor.Reading(color: nil, problems: [EmbeddedColor.tooLarge(profileSize, maximumProfileSize)])
+            }
+            let profile = [UInt8].filled(count: profileSize) { imago_heif_copy_icc(decoder, $0, profileSize) == 1 }
+            return profile.map { EmbeddedColor.Reading(color: .icc(Data($0))) }
+        default:
+            return nil
         }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 extension ISOBMFFHeader {
     /// Parses the boxes of a HEIF or AVIF file and checks ``DecodingLimits`` against what they
     /// declare, before any codec sees the bytes: a bomb's `ispe` is refused here (when an embedded
-    /// thumbnail is preferred, against the source limits: the decoder checks what it decodes).
+    /// thumbnail is preferred and the file lists one, against the source limits: the decoder
+    /// checks what it decodes).
     ///
     /// - Throws: `decodingFailed` naming the malformed box, or `limitExceeded`.
     static func checked(_ data: Data, context: DecodingContext) throws(ImagePipeline.Error) -> ISOBMFFHeader {
@@ -14,9 +15,10 @@ extension ISOBMFFHeader {
             throw .decodingFailed(context.url, context.format, reason: error.description)
         }
         let limits = context.limits
-        if context.prefersEmbeddedThumbnail {
+        if context.prefersEmbeddedThumbnail && header.thumbnailCount > 0 {
             // What is decoded may be a thumbnail of its own size, checked once libheif reports it
-            // (and so is the primary image when there is none): the primary is a source here.
+            // (and so is the primary image when the thumbnail cannot be read): the primary is a
+            // source here.
             try limits.checkSource(width: header.width, height: header.height, url: context.url)
         } else {
             try limits.check(width: header.width, height: header.height, url: context.url)

@@ -2,8 +2,8 @@ import Foundation
 
 /// What the boxes of a HEIF or AVIF file (ISO base media file format) declare, read without
 /// decoding: the primary image's size from its `ispe` property (turned by `irot`), and for image
-/// sequences the track size and sample count; and the primary image's colour (its `colr` property:
-/// an ICC profile or `nclx` code points).
+/// sequences the track size and sample count; the primary image's colour (its `colr` property:
+/// an ICC profile or `nclx` code points); and how many thumbnails it lists (`thmb` references).
 ///
 /// The parser treats every size field as hostile: sizes are checked against what is left of the
 /// enclosing box with overflow-checked arithmetic, nesting is bounded, and a malformed or cut-short
@@ -19,6 +19,9 @@ struct ISOBMFFHeader: Sendable, Hashable {
     /// The primary image's `colr` property (the first one in the file when none is associated with
     /// it, as a grid's tiles carry theirs); `nil` when there is none or it cannot be read.
     var color: EmbeddedColor?
+    /// The items the file lists as thumbnails of the primary image (`thmb` references in `iref`),
+    /// known before any decode: with none, a preferred embedded thumbnail is the primary image.
+    var thumbnailCount = 0
 
     struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         var description: String
@@ -44,7 +47,8 @@ struct ISOBMFFHeader: Sendable, Hashable {
             throw Failure(description: "the 'ispe' property declares a \(width)x\(height) image")
         }
         return ISOBMFFHeader(
-            brands: brands, width: width, height: height, frameCount: state.sampleCount, color: state.primaryColor())
+            brands: brands, width: width, height: height, frameCount: state.sampleCount, color: state.primaryColor(),
+            thumbnailCount: state.thumbnailCount())
     }
 
     /// What the walk collected.
@@ -59,6 +63,8 @@ struct ISOBMFFHeader: Sendable, Hashable {
         var associations: [UInt32: [Int]] = [:]
         var trackSize: (Int, Int)?
         var sampleCount: Int?
+        /// The item each `thmb` reference points to (the image it is a thumbnail of), once per thumbnail.
+        var thumbnailTargets: [UInt32] = []
 
         enum Property { case size(Int, Int), rotation(Int), color(EmbeddedColor), other }
 
@@ -75,6 +81,12 @@ struct ISOBMFFHeader: Sendable, Hashable {
                 return found
             }
             return preferred(properties.compactMap(color))
+        }
+
+        /// The thumbnails of the primary item (of any item when the file names no primary one).
+        func thumbnailCount() -> Int {
+            guard let item = primaryItem else { return thumbnailTargets.count }
+            return thumbnailTargets.count(where: { $0 == item })
         }
 
         func primarySize() -> (Int, Int)? {
@@ -190,6 +202,8 @@ struct ISOBMFFHeader: Sendable, Hashable {
             state.primaryItem = item
         case "ipma":
             try readAssociations(p, bytes, state: &state)
+        case "iref":
+            try readThumbnailReferences(p, bytes, path: path, state: &state)
         case "tkhd":
             // Full box; version 1 has 64-bit times. Width and height are 16.16 fixed point at the end.
             guard p.count >= 8, let width = bytes.uint32BE(at: p.upperBound - 8),
@@ -249,6 +263,32 @@ struct ISOBMFFHeader: Sendable, Hashable {
             return .icc(bytes.slice((p.lowerBound + 4)..<p.upperBound))
         default:
             return nil
+        }
+    }
+
+    /// `iref`: the `thmb` references among the item references (full box; item IDs of 16 bits in
+    /// version 0, 32 in version 1): the thumbnail item, a count, then the items it is a thumbnail of.
+    private static func readThumbnailReferences(
+        _ p: Range<Int>, _ bytes: ByteReader, path: String, state: inout ParseState
+    ) throws(Failure) {
+        guard p.count >= 4 else { throw Failure(description: "the 'iref' box is too short") }
+        let idSize = bytes[p.lowerBound] == 0 ? 2 : 4
+        let cutShort = Failure(description: "a 'thmb' reference in 'iref' is cut short")
+        var offset = p.lowerBound + 4
+        while offset < p.upperBound {
+            let reference = try readBox(in: bytes, at: offset, within: offset..<p.upperBound, path: path)
+            offset = reference.payload.upperBound
+            guard reference.type == "thmb" else { continue }
+            let r = reference.payload
+            guard r.count >= idSize + 2, let count = bytes.uint16BE(at: r.lowerBound + idSize) else { throw cutShort }
+            var target = r.lowerBound + idSize + 2
+            for _ in 0..<Int(count) {
+                guard target + idSize <= r.upperBound,
+                    let item = idSize == 2 ? bytes.uint16BE(at: target).map(UInt32.init) : bytes.uint32BE(at: target)
+                else { throw cutShort }
+                state.thumbnailTargets.append(item)
+                target += idSize
+            }
         }
     }
 

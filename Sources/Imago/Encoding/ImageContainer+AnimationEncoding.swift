@@ -25,7 +25,7 @@ extension ImageContainer {
     /// and `webpPreset` (``WebPEncoder/preset``) for WebP: the proxy's `IMGPROXY_WEBP_EFFORT` and
     /// `IMGPROXY_WEBP_PRESET`.
     package func encodedAnimation(
-        as format: ImageFormat, quality: Double?, webpEffort: Int, webpPreset: WebPEncoder.Preset = .default
+        as format: ImageFormat, quality: Double?, webpEffort: Int, webpPreset: ImageFormat.WebPPreset = .default
     ) throws(ImagePipeline.Error) -> Data {
         var bitmaps: [(bitmap: Bitmap, duration: Duration)] = []
         if frames.isEmpty {

@@ -23,43 +23,14 @@ package struct WebPEncoder: ImageEncoding {
 
     /// What kind of picture the encoder tunes itself for (imgproxy's `IMGPROXY_WEBP_PRESET`):
     /// libwebp's `WebPConfigPreset`, applied before ``quality`` and ``effort``. Linux only: Apple's
-    /// ImageIO has no such setting and ignores it. Default: ``Preset/default``.
-    public var preset: Preset
-
-    /// libwebp's presets (`WebPPreset`): each sets the loop filter, sharpness and noise shaping
-    /// for a kind of picture; the names are imgproxy's and libwebp's.
-    public enum Preset: String, Sendable, CaseIterable {
-        /// libwebp's defaults: what every encoder without a preset does.
-        case `default`
-        /// A digital picture, such as a portrait or an indoor shot.
-        case picture
-        /// An outdoor photograph, in natural light.
-        case photo
-        /// A hand or line drawing, with high-contrast details.
-        case drawing
-        /// A small, colourful image.
-        case icon
-        /// Text-like pictures.
-        case text
-
-        /// libwebp's `WebPPreset` value (0...5).
-        var libwebpValue: Int32 {
-            switch self {
-            case .default: 0
-            case .picture: 1
-            case .photo: 2
-            case .drawing: 3
-            case .icon: 4
-            case .text: 5
-            }
-        }
-    }
+    /// ImageIO has no such setting and ignores it. Default: ``ImageFormat/WebPPreset/default``.
+    public var preset: ImageFormat.WebPPreset
 
     /// A lossy encoder at `quality` (clamped to 0...1; not a number: the default), or a lossless
     /// one, searching with `effort` (clamped to 0...6), tuned by `preset`.
     public init(
         quality: Double = ImageContainer.defaultEncodingQuality, isLossless: Bool = false, effort: Int = 4,
-        preset: Preset = .default
+        preset: ImageFormat.WebPPreset = .default
     ) {
         self.quality = quality.isNaN ? ImageContainer.defaultEncodingQuality : min(max(quality, 0), 1)
         self.isLossless = isLossless
@@ -100,5 +71,19 @@ package struct WebPEncoder: ImageEncoding {
         #else
         throw failure("no WebP encoder on this platform")
         #endif
+    }
+}
+
+extension ImageFormat.WebPPreset {
+    /// libwebp's `WebPPreset` value (0...5).
+    var libwebpValue: Int32 {
+        switch self {
+        case .default: 0
+        case .picture: 1
+        case .photo: 2
+        case .drawing: 3
+        case .icon: 4
+        case .text: 5
+        }
     }
 }

@@ -124,8 +124,10 @@ extension ImagePipeline {
         }
         try checkSourceLimits(bytes: nil, size: oriented, frames: declaredFrames(loaded.data, for: request), for: request)
         // An embedded thumbnail has a size of its own, which the header does not give: the
-        // reduction and the source's size come from the decoded thumbnail (or primary image).
+        // reduction and the source's size come from the decoded thumbnail. A file that lists no
+        // thumbnail (`thmb`) is its primary image, reduced as without the preference.
         let readsThumbnail = request.prefersEmbeddedThumbnail && header.map { [.heif, .avif].contains($0.format) } == true
+            && Self.listsEmbeddedThumbnail(loaded.data)
         let sized = readsThumbnail ? nil : oriented
         let required = sized.map(need.requiredScale) ?? 1
         let reduction = Self.reduction(for: required)
@@ -163,6 +165,12 @@ extension ImagePipeline {
         // on its decoded size.
         if sized == nil { try checkSourceLimits(bytes: nil, size: entry.sourceSize, for: request) }
         return entry
+    }
+
+    /// Whether the HEIF or AVIF file `data` lists a thumbnail of its primary image (its boxes, read
+    /// without decoding); `false` when they cannot be read.
+    static func listsEmbeddedThumbnail(_ data: Data) -> Bool {
+        ((try? ISOBMFFHeader.parse(data))?.thumbnailCount ?? 0) > 0
     }
 
     /// A decode of an original under way: the tier's key and the fingerprint of the bytes decoded.

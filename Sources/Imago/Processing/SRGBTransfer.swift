@@ -1,12 +1,15 @@
 import Foundation
 
 /// sRGB's transfer function as tables: 8-bit stored values to linear light and back. Display P3
-/// and the other RGB spaces Imago keeps share this curve.
+/// shares this curve; pixels kept in a profile with another one (Adobe RGB, ProPhoto, linear) are
+/// not decoded through it (``ImageContainer/pixelsHaveSRGBTransfer``).
 enum SRGBTransfer {
     /// Linear light (0...1) of each 8-bit stored value.
-    static let linear: [Float] = (0..<256).map { value in
-        let v = Double(value) / 255
-        return Float(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
+    static let linear: [Float] = (0..<256).map { value in Float(decoded(Double(value) / 255)) }
+
+    /// Linear light (0...1) of the stored value `v` (0...1).
+    static func decoded(_ v: Double) -> Double {
+        v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 
     /// Steps of ``encoded``: linear light 0...1 in 65,536 steps, fine enough that every 8-bit

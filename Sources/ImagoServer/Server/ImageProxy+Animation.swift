@@ -47,7 +47,7 @@ extension ImageProxy {
         while true {
             data = try container.encodedAnimation(
                 as: format, quality: Double(percent) / 100, webpEffort: configuration.encoderSettings.webpEffort,
-                webpPreset: configuration.encoderSettings.webpPreset.encoderPreset)
+                webpPreset: configuration.encoderSettings.webpPreset)
             guard format == .webp, let maximumBytes = options.maximumBytes, data.count > maximumBytes,
                 percent > Self.lowestFittingQuality
             else { break }

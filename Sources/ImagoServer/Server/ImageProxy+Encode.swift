@@ -53,7 +53,7 @@ extension ImageProxy {
         case .webp:
             data = try WebPEncoder(
                 quality: quality, isLossless: quality == 1, effort: settings.webpEffort,
-                preset: settings.webpPreset.encoderPreset
+                preset: settings.webpPreset
             ).encode(bitmap)
         case .gif:
             return try GIFEncoder().encode(bitmap)  // a palette of sRGB colours: no profile

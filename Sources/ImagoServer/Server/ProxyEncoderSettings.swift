@@ -15,9 +15,9 @@ public struct ProxyEncoderSettings: Sendable, Equatable {
     public var pngQuantizationColors: Int? = nil
     /// libwebp's effort (method), 1 (fastest) to 6 (smallest). Default: 4, as imgproxy.
     public var webpEffort = 4
-    /// libwebp's preset, what kind of picture WebP output is tuned for (still and animated).
-    /// Default: ``WebPPreset/default``, as imgproxy.
-    public var webpPreset = WebPPreset.default
+    /// libwebp's preset, what kind of picture WebP output is tuned for (still and animated;
+    /// `ImageFormat.WebPPreset`). Default: `default`, as imgproxy.
+    public var webpPreset = ImageFormat.WebPPreset.default
     /// libavif's speed, 0 (slowest, smallest) to 9 (fastest). Default: 8, as imgproxy.
     public var avifSpeed = 8
     /// libjxl's effort, 1 (fastest) to 9 (smallest). Default: 4, as imgproxy.
@@ -25,34 +25,5 @@ public struct ProxyEncoderSettings: Sendable, Equatable {
 
     /// imgproxy's defaults.
     public init() {}
-
-    /// libwebp's presets as imgproxy names them (`IMGPROXY_WEBP_PRESET`): each tunes the loop
-    /// filter, sharpness and noise shaping for a kind of picture before quality and effort apply.
-    public enum WebPPreset: String, Sendable, CaseIterable {
-        /// libwebp's defaults.
-        case `default`
-        /// A digital picture, such as a portrait or an indoor shot.
-        case picture
-        /// An outdoor photograph, in natural light.
-        case photo
-        /// A hand or line drawing, with high-contrast details.
-        case drawing
-        /// A small, colourful image.
-        case icon
-        /// Text-like pictures.
-        case text
-
-        /// The encoder's preset of the same name.
-        var encoderPreset: WebPEncoder.Preset {
-            switch self {
-            case .default: .default
-            case .picture: .picture
-            case .photo: .photo
-            case .drawing: .drawing
-            case .icon: .icon
-            case .text: .text
-            }
-        }
-    }
 }
 #endif

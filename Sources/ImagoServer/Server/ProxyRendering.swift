@@ -40,7 +40,9 @@ struct ProxyRendering: ImageProcessing {
         let geometry = ProxyGeometry(source: size, options: options, maximumDimension: maximumDimension)
         var renderer = ProxyRenderer(geometry: geometry, options: options)
         renderer.watermark = watermark
-        renderer.linearLight = linearLight
+        // Linear light undoes sRGB's curve: pixels kept in a profile with another one (`scp:0`
+        // with Adobe RGB, ProPhoto…) are resampled on their stored values.
+        renderer.linearLight = linearLight && input.pixelsHaveSRGBTransfer
         // Pixels that keep the source's profile (`scp:0`): what is drawn in sRGB (the background
         // of extension and padding, the watermark) is converted into that profile first, as
         // imgproxy composites in sRGB and converts the result back.

@@ -17,7 +17,7 @@ extension ServeEnvironment {
         /// `IMGPROXY_WEBP_EFFORT`, 1...6.
         package var webpEffort: Int?
         /// `IMGPROXY_WEBP_PRESET`: one of libwebp's preset names.
-        package var webpPreset: ProxyEncoderSettings.WebPPreset?
+        package var webpPreset: ImageFormat.WebPPreset?
         /// `IMGPROXY_AVIF_SPEED`, 0...9.
         package var avifSpeed: Int?
         /// `IMGPROXY_JXL_EFFORT`, 1...9.
@@ -34,8 +34,8 @@ extension ServeEnvironment {
             pngQuantizationColors = try reader.integer("IMGPROXY_PNG_QUANTIZATION_COLORS", in: 2...256)
             webpEffort = try reader.integer("IMGPROXY_WEBP_EFFORT", in: 1...6)
             if let name = reader.text("IMGPROXY_WEBP_PRESET") {
-                guard let preset = ProxyEncoderSettings.WebPPreset(rawValue: name) else {
-                    let names = ProxyEncoderSettings.WebPPreset.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let preset = ImageFormat.WebPPreset(rawValue: name) else {
+                    let names = ImageFormat.WebPPreset.allCases.map(\.rawValue).joined(separator: ", ")
                     throw ServeEnvironmentError(variable: "IMGPROXY_WEBP_PRESET", message: "takes one of \(names), not \"\(name)\"")
                 }
                 webpPreset = preset

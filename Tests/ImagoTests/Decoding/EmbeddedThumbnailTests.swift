@@ -64,6 +64,50 @@ struct EmbeddedThumbnailTests {
         #expect(throws: ImagePipeline.Error.self) { try ImageDecoder().decode(plain, context: plainContext) }
     }
 
+    @Test("a thumbnail with a colour of its own is read in it, not in the primary image's")
+    func thumbnailColor() throws {
+        // Primary: nclx 1/13/6 (sRGB); thumbnail: nclx 12/13/6 (Display P3), see the README.
+        let data = try Fixture.data("thumbnail/thumbnail-p3.heic")
+        var context = DecodingContext(format: .heif, colorProfileHandling: .keep)
+        let main = try ImageDecoder().decode(data, context: context)
+        context.prefersEmbeddedThumbnail = true
+        let thumbnail = try ImageDecoder().decode(data, context: context)
+        #expect(main.pixelSize == PixelSize(width: 96, height: 64) && main.colorProfile == nil)
+        #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
+        #expect(thumbnail.colorProfile?.name?.contains("CICP 12/13/6") == true, "\(String(describing: thumbnail.colorProfile))")
+    }
+
+    @Test("the boxes tell whether a file lists a thumbnail, before any decode")
+    func thumbnailsCounted() throws {
+        for file in Self.files {
+            #expect(try ISOBMFFHeader.parse(try Fixture.data(file)).thumbnailCount == 1)
+        }
+        for name in ["heif-lossy", "avif-lossy"] {
+            #expect(try ISOBMFFHeader.parse(try Fixture.named(name).data()).thumbnailCount == 0)
+        }
+    }
+
+    @Test("a decoded original of a file without a thumbnail is reduced as without the choice; with one, it is the thumbnail")
+    func decodedOriginalSize() async throws {
+        try await withTestServer { server in
+            server.set("/plain.heif", data: try Fixture.named("heif-lossy").data(), contentType: "image/heif")
+            server.set("/t.heic", data: try Fixture.data("thumbnail/thumbnail.heic"), contentType: "image/heic")
+            let pipeline = DecodedOriginalsTests.pipeline()
+            let quarter = DecodedOriginalsTests.ScaledProcessor(scale: 0.25)
+            for path in ["/plain.heif", "/t.heic"] {
+                var request = ImageRequest(url: server.url(for: path), processors: [quarter])
+                request.prefersEmbeddedThumbnail = true
+                _ = try await pipeline.image(for: request)
+            }
+            let seen = quarter.seen.sizes.withLock { $0 }
+            // 32x24 without a thumbnail: decoded and kept at 1/4, not whole.
+            #expect(seen.first?.pixels == PixelSize(width: 8, height: 6))
+            #expect(seen.first?.source == PixelSize(width: 32, height: 24))
+            #expect(seen.last?.pixels == PixelSize(width: 24, height: 16))
+            #expect(seen.count == 2)
+        }
+    }
+
     @Test("the request's choice reaches the decoder, is in the cache key, and keeps its own decoded original")
     func throughThePipeline() async throws {
         try await PipelineFixture.with { fixture in

@@ -1,5 +1,8 @@
-import Imago
+import Foundation
+import ImagoTestSupport
 import Testing
+
+@testable import Imago
 
 extension ProcessingTests {
     /// `ImageProcessors.Resize(linearLight: true)`: the filter in linear light, as libvips'
@@ -81,6 +84,52 @@ extension ProcessingTests {
                 }
             }
         }
+
+        /// Stripes whose pixels are kept in the profile of `file` (a colour fixture).
+        static func stripes(keptIn file: String) throws -> ImageContainer {
+            let profile = try #require(try ImageDecoder.decode(Fixture.data(file), colorProfileHandling: .keep).colorProfile)
+            return try Self.stripes(keptIn: profile)
+        }
+
+        static func stripes(keptIn profile: ColorProfile) throws -> ImageContainer {
+            var container = try ImageContainer(bitmap: Self.stripes(), format: .png)
+            container.colorProfile = profile
+            container.colorProfileHandling = .keep
+            return container
+        }
+
+        static func centre(_ container: ImageContainer, linearLight: Bool = true) throws -> UInt8 {
+            let resize = ImageProcessors.Resize(size: PixelSize(width: 16, height: 16), contentMode: .aspectFit, linearLight: linearLight)
+            return try resize.process(container).bitmap()[8, 8].r
+        }
+
+        /// Linear light undoes sRGB's curve: pixels kept in a profile with another curve are
+        /// resampled on their stored values; Display P3's is sRGB's.
+        @Test(arguments: [("colour/prophoto.png", false), ("colour/adobergb.png", false), ("colour/displayp3.png", true)])
+        func onlyPixelsWithSRGBsCurve(file: String, linear: Bool) throws {
+            let container = try Self.stripes(keptIn: file)
+            #expect(container.pixelsHaveSRGBTransfer == linear)
+            let expected: ClosedRange<UInt8> = linear ? 186...189 : 126...129
+            #expect(expected.contains(try Self.centre(container)), "\(file)")
+            #expect((126...129).contains(try Self.centre(container, linearLight: false)))
+            // Converted to sRGB (the default), the same pixels are resized in linear light.
+            var converted = container
+            converted.colorProfileHandling = .convertToSRGB
+            #expect((186...189).contains(try Self.centre(converted)))
+        }
+
+        #if os(Linux)
+        @Test func aLinearProfileKeepsItsStoredValues() throws {
+            let recipe = ColorProfileBuilder.Recipe(
+                points: [0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06], curve: .linear, name: "linear BT.709")
+            let profile = try ColorProfileBuilder.profile(recipe).get()
+            let container = try Self.stripes(keptIn: profile)
+            #expect(!container.pixelsHaveSRGBTransfer)
+            #expect((126...129).contains(try Self.centre(container)))
+            let srgb = ColorProfileBuilder.Recipe(points: recipe.points, curve: .sRGB, name: "sRGB built")
+            #expect(try Self.stripes(keptIn: ColorProfileBuilder.profile(srgb).get()).pixelsHaveSRGBTransfer)
+        }
+        #endif
 
         @Test func theIdentifierNamesLinearLight() {
             let size = PixelSize(width: 10, height: 10)
