@@ -96,6 +96,21 @@ import Testing
         #expect(object["msg"] == "disk full" && object["level"] == "warning" && object["path"] == "/a")
     }
 
+    /// A line longer than a UDP datagram takes is cut (at a character, with its newline), and
+    /// the lines after it still go out.
+    @Test func aLongLineIsCutToOneDatagram() throws {
+        let listener = try SyslogListener.loopback()
+        let writer = try SyslogWriter(destination: SyslogDestination(network: .udp, address: "127.0.0.1:\(listener.port)"))
+        let logger = Self.logger(writer, format: .structured)
+        logger.info("\(String(repeating: "é", count: 50_000))")
+        logger.info("after")
+        #expect(writer.flush())
+        let long = try #require(listener.datagram())
+        #expect(long.utf8.count <= SyslogWriter.maximumDatagramBytes && long.utf8.count > 60_000 && long.hasSuffix("é\n"))
+        #expect(try #require(listener.datagram()).contains("msg=after"))
+        #expect(writer.droppedCount == 0)
+    }
+
     /// Lines below the syslog level are not sent; each one sent has its level's severity.
     @Test func linesBelowTheLevelAreNotSent() throws {
         let listener = try SyslogListener.loopback()

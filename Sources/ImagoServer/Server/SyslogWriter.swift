@@ -36,6 +36,10 @@ package final class SyslogWriter: Sendable {
     /// Lines that may wait for the queue; past it a line is dropped.
     package static let maximumPending = 1024
 
+    /// The longest datagram sent, in bytes (under UDP's 65,507); a longer line is cut to it, at a
+    /// character's start, and still ends with a newline. A stream takes a line whole.
+    package static let maximumDatagramBytes = 64_000
+
     package let destination: SyslogDestination
     package let tag: String
     /// Lines below it are not sent (`IMGPROXY_SYSLOG_LEVEL`).
@@ -136,7 +140,7 @@ package final class SyslogWriter: Sendable {
                 let text = Self.line(
                     message, severity: severity, tag: tag, hostname: hostname, pid: pid, local: socket.isLocal, date: date)
                 do {
-                    try socket.send(Array(text.utf8))
+                    try socket.send(socket.isStream ? Array(text.utf8) : Self.datagram(text))
                     guard connection.failing else { return nil }
                     defer {
                         connection.failing = false
@@ -161,6 +165,17 @@ package final class SyslogWriter: Sendable {
         guard !connection.failing else { return nil }
         connection.failing = true
         return (.error, "syslog (\(destination)): \(reason); lines are dropped until it answers again (tried at most once a second)")
+    }
+
+    /// `line`'s bytes, cut to ``maximumDatagramBytes`` (before a UTF-8 continuation byte never).
+    static func datagram(_ line: String) -> [UInt8] {
+        var bytes = Array(line.utf8)
+        guard bytes.count > maximumDatagramBytes else { return bytes }
+        var end = maximumDatagramBytes - 1
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        bytes.removeSubrange(end...)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     /// One line as Go's `log/syslog` writes it: `<PRI>` (``facility`` x 8 + severity), the time in
