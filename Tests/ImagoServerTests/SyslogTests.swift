@@ -2,6 +2,7 @@
 import AsyncHTTPClient
 import Foundation
 import Glibc
+import Imago
 import ImagoTestSupport
 import Logging
 import Testing
@@ -175,6 +176,25 @@ import Testing
         #expect(reconnected)
         let again = try #require(listener.line())
         #expect(again.hasPrefix("<6>") && again.contains("msg=\"again"), "\(again)")
+    }
+
+    /// A server that goes away: the lines are dropped and counted, the failure reported once,
+    /// however many lines follow.
+    @Test func aFailureIsReportedOnce() throws {
+        let reports = Locked<[String]>([])
+        var listener: SyslogListener? = try SyslogListener.loopback(stream: true)
+        let port = try #require(listener?.port)
+        let writer = try SyslogWriter(
+            destination: SyslogDestination(network: .tcp, address: "127.0.0.1:\(port)"),
+            report: { level, text in reports.withLock { $0.append("\(level) \(text)") } })
+        #expect(listener?.accept() == true)
+        listener = nil  // the connection and the listening socket closed
+        let logger = Self.logger(writer)
+        for index in 0..<6 { logger.info("line \(index)") }
+        #expect(writer.flush())
+        let told = reports.withLock { $0 }
+        #expect(told.count == 1 && told.first?.hasPrefix("error syslog (tcp 127.0.0.1:\(port)): ") == true, "\(told)")
+        #expect(writer.droppedCount >= 5, "\(writer.droppedCount)")
     }
 
     /// A destination that refuses the connection fails at once (imgproxy does not start), and so

@@ -60,7 +60,8 @@ package final class SyslogWriter: Sendable {
     private struct Connection {
         var socket: SyslogSocket?
         var failing = false
-        var droppedWhileFailing = 0
+        /// ``droppedCount`` when the failures began.
+        var droppedBeforeFailing = 0
         var nextAttempt = ContinuousClock.now
     }
 
@@ -142,11 +143,9 @@ package final class SyslogWriter: Sendable {
                 do {
                     try socket.send(socket.isStream ? Array(text.utf8) : Self.datagram(text))
                     guard connection.failing else { return nil }
-                    defer {
-                        connection.failing = false
-                        connection.droppedWhileFailing = 0
-                    }
-                    return (.notice, "syslog (\(destination)): delivering again; \(connection.droppedWhileFailing) lines were dropped")
+                    connection.failing = false
+                    let dropped = droppedCount - connection.droppedBeforeFailing
+                    return (.notice, "syslog (\(destination)): delivering again; \(dropped) lines were dropped meanwhile")
                 } catch {
                     reason = "\(error)"
                     socket.close()
@@ -160,10 +159,13 @@ package final class SyslogWriter: Sendable {
 
     /// Counts a dropped line; the text to report when this starts a run of failures.
     private func failed(_ connection: inout Connection, _ reason: String) -> (Logger.Level, String)? {
-        counts.withLock { $0.dropped += 1 }
-        connection.droppedWhileFailing += 1
+        let dropped = counts.withLock { counts in
+            counts.dropped += 1
+            return counts.dropped
+        }
         guard !connection.failing else { return nil }
         connection.failing = true
+        connection.droppedBeforeFailing = dropped - 1
         return (.error, "syslog (\(destination)): \(reason); lines are dropped until it answers again (tried at most once a second)")
     }
 
