@@ -197,16 +197,25 @@ import Testing
         #expect(writer.droppedCount >= 5, "\(writer.droppedCount)")
     }
 
-    /// A destination that refuses the connection fails at once (imgproxy does not start), and so
-    /// does `imago serve`, naming the variables.
-    @Test(.disabled(if: ExternalPrograms.sanitized, "the sanitizer builds have no imago executable"))
-    func aRefusedDestinationStopsTheStart() async throws {
+    /// A destination that refuses the connection fails the writer at once, as imgproxy's start.
+    @Test func aRefusedDestinationFailsTheWriter() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("none").path
         #expect(throws: SyslogSocket.Failure.self) {
             _ = try SyslogWriter(destination: SyslogDestination(network: .unixgram, address: missing))
         }
+        #expect(throws: SyslogSocket.Failure.self) {
+            _ = try SyslogWriter(destination: .local(sockets: [missing]))
+        }
+    }
+
+    /// `imago serve` does not start when syslog cannot be reached, and names the variables.
+    @Test(.disabled(if: ExternalPrograms.sanitized, "the sanitizer builds have no imago executable"))
+    func aRefusedDestinationStopsTheStart() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("none").path
         let executable = try #require(BuiltExecutable.url(named: "imago"), "no built imago beside the test bundle")
         do {
             let serve = try await ServeProcess.start(
