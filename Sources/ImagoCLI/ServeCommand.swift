@@ -112,9 +112,29 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the environment: \(error)")
         }
         // imgproxy's IMGPROXY_LOG_FORMAT and IMGPROXY_LOG_LEVEL (pretty and info unless set).
-        let logFormat = environment.observability.logFormat ?? .pretty
-        let logLevel = environment.observability.logLevel ?? .info
-        LoggingSystem.bootstrap { ServeLogHandler(label: $0, format: logFormat, logLevel: logLevel) }
+        let observability = environment.observability
+        let logFormat = observability.logFormat ?? .pretty
+        let logLevel = observability.logLevel ?? .info
+        // imgproxy's IMGPROXY_SYSLOG_*: connected now, as imgproxy does, so a wrong address stops
+        // the start. Its failures later are told on standard error only.
+        var syslog: SyslogWriter?
+        if observability.syslogEnabled == true, let destination = observability.syslogDestination {
+            let reporter = Logger(label: "imago.syslog") { ServeLogHandler(label: $0, format: logFormat, logLevel: logLevel) }
+            do {
+                syslog = try SyslogWriter(
+                    destination: destination, tag: observability.syslogTag ?? "imgproxy", level: observability.syslogLevel ?? logLevel,
+                    report: { level, text in reporter.log(level: level, "\(text)") })
+            } catch {
+                guard destination.network != nil else {
+                    throw ValidationError(
+                        "IMGPROXY_SYSLOG_ENABLE: \(error); run a syslog daemon, or name a server with IMGPROXY_SYSLOG_NETWORK and IMGPROXY_SYSLOG_ADDRESS")
+                }
+                throw ValidationError("IMGPROXY_SYSLOG_ADDRESS: syslog at \(destination) cannot be reached: \(error)")
+            }
+        }
+        LoggingSystem.bootstrap { [syslog] in ServeLogHandler(label: $0, format: logFormat, logLevel: logLevel, syslog: syslog) }
+        // The last lines (shutdown) reach syslog before the process ends, unless it is stuck.
+        defer { syslog?.flush(within: .seconds(2)) }
         let logger = Logger(label: "imago.serve")
         var signer: URLSigner?
         do {
@@ -219,6 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.pathPrefix = environment.pathPrefix ?? ""
         limits.allowOrigin = environment.allowOrigin
         limits.secret = environment.secret
+        limits.logsMemoryStatistics = observability.logsMemoryStatistics ?? false
         #if DEBUG
             // For HostileClientTests only: a server without the slow-reader bound, to show that the
             // suite's memory check catches it. Release builds have no such switch.

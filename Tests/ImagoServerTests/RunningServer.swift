@@ -31,13 +31,14 @@ struct RunningServer {
         }
     }
 
-    /// `server` sets the connection limits and routes (``ImagoServer/Configuration``).
+    /// `server` sets the connection limits and routes (``ImagoServer/Configuration``); `logger`
+    /// receives the proxy's lines (default: none is kept).
     static func start(
         _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(), page: DemoPage? = nil,
-        diskCache: DiskCache? = nil, server: ImagoServer.Configuration = ImagoServer.Configuration()
+        diskCache: DiskCache? = nil, server: ImagoServer.Configuration = ImagoServer.Configuration(), logger: Logger? = nil
     ) async throws -> RunningServer {
         var configuration = configuration
-        configuration.logger = Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
+        configuration.logger = logger ?? Logger(label: "imago.serve.test", factory: { _ in SwiftLogNoOpLogHandler() })
         let proxy = ImageProxy.testing(configuration, resolver: resolver, diskCache: diskCache)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let html = page.map { page in { @Sendable in page.html } }
@@ -109,10 +110,10 @@ extension ImageProxy {
 /// Runs `body` with a server, stopping it afterwards whatever happens.
 func withServer<Result>(
     _ configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemResolver(),
-    server serverConfiguration: ImagoServer.Configuration = ImagoServer.Configuration(),
+    server serverConfiguration: ImagoServer.Configuration = ImagoServer.Configuration(), logger: Logger? = nil,
     _ body: (RunningServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await RunningServer.start(configuration, resolver: resolver, server: serverConfiguration)
+    let server = try await RunningServer.start(configuration, resolver: resolver, server: serverConfiguration, logger: logger)
     do {
         let result = try await body(server)
         try await server.stop()

@@ -103,6 +103,10 @@ extension ImagoServer {
         /// `IMGPROXY_SECRET`, for a proxy behind a CDN that adds it); others answer 403
         /// `invalid_secret`. Health and metrics need none. Default: `nil`, no secret.
         public var secret: String? = nil
+        /// Whether a debug line of memory figures (the process's resident set, the decoded tier,
+        /// decodes under way, the response cache, response bytes in flight) is logged after each
+        /// request the proxy answers: imgproxy's `IMGPROXY_LOG_MEM_STATS`. Default: `false`.
+        package var logsMemoryStatistics = false
         /// Whether a large body waits one turn of its connection's event loop after each piece
         /// (see `ProxyRoute`), which keeps a slow reader's queue to a few pieces. Always `true`
         /// in use; `imago serve` built for debugging turns it off when the environment has

@@ -57,6 +57,7 @@ enum ProxyRoute {
             answer, sendsBody: request.method != .head, inFlight: inFlight,
             pacedBy: configuration.pacesLargeBodies ? context.eventLoop : nil, retryAfter: proxy.configuration.retryAfterSeconds)
         addCORSHeaders(to: &result.headers, configuration: configuration)
+        if configuration.logsMemoryStatistics { MemoryStatistics.log(to: proxy.configuration.logger, proxy: proxy, inFlight: inFlight) }
         return result
     }
 

@@ -134,7 +134,7 @@ package struct ServeEnvironment: Sendable {
     package var encoders = Encoders()
     /// `IMGPROXY_SKIP_PROCESSING_FORMATS` (`jpeg,png`): source formats answered unprocessed.
     package var skipProcessingFormats: [ImageFormat]?
-    /// `IMGPROXY_LOG_FORMAT`, `IMGPROXY_LOG_LEVEL`, `IMGPROXY_PROMETHEUS_BIND`, `IMGPROXY_PROMETHEUS_NAMESPACE`.
+    /// `IMGPROXY_LOG_*`, `IMGPROXY_SYSLOG_*`, `IMGPROXY_PROMETHEUS_BIND`, `IMGPROXY_PROMETHEUS_NAMESPACE`.
     package var observability = Observability()
 
     package init() {}

@@ -6,6 +6,10 @@ import Logging
 /// (`IMGPROXY_LOG_FORMAT`): `pretty` (swift-log's own line), `structured` (`key=value` pairs),
 /// `json` (one object a line) or `gcp` (JSON with the fields Google Cloud Logging reads).
 /// ``format(level:message:metadata:label:date:)`` makes the line, so tests read it without a stream.
+///
+/// With a ``SyslogWriter`` (`IMGPROXY_SYSLOG_ENABLE`), lines at or above the writer's level go
+/// to syslog too, as imgproxy's syslog hook sends them: the same line (`structured` for
+/// `pretty`, which swift-log writes itself), whether or not it is at the standard-error level.
 package struct ServeLogHandler: LogHandler {
     /// imgproxy's log formats.
     package enum Format: String, Sendable, CaseIterable {
@@ -14,18 +18,30 @@ package struct ServeLogHandler: LogHandler {
 
     package var format: Format
     package var label: String
-    package var logLevel: Logger.Level = .info
+    /// The level of lines written to standard error.
+    package var outputLevel: Logger.Level
+    /// Where lines at or above its level go too.
+    package var syslog: SyslogWriter?
     package var metadata: Logger.Metadata = [:]
     package var metadataProvider: Logger.MetadataProvider?
     private var pretty: StreamLogHandler
 
-    /// A handler for `label` writing `format` lines at `logLevel` and above.
-    package init(label: String, format: Format, logLevel: Logger.Level) {
+    /// The lowest level written anywhere: ``outputLevel``, or the syslog writer's level if lower.
+    /// Setting it sets ``outputLevel``.
+    package var logLevel: Logger.Level {
+        get { syslog.map { min(outputLevel, $0.level) } ?? outputLevel }
+        set { outputLevel = newValue }
+    }
+
+    /// A handler for `label` writing `format` lines at `logLevel` and above to standard error,
+    /// and to `syslog` those at or above its level.
+    package init(label: String, format: Format, logLevel: Logger.Level, syslog: SyslogWriter? = nil) {
         self.label = label
         self.format = format
-        self.logLevel = logLevel
+        self.outputLevel = logLevel
+        self.syslog = syslog
         pretty = StreamLogHandler.standardError(label: label)
-        pretty.logLevel = logLevel
+        pretty.logLevel = .trace
     }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -37,15 +53,16 @@ package struct ServeLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        guard format != .pretty else {
-            pretty.log(event: event)
-            return
-        }
+        let writes = event.level >= outputLevel
+        let syslog = self.syslog.flatMap { event.level >= $0.level ? $0 : nil }
+        if writes, format == .pretty { pretty.log(event: event) }
+        guard (writes && format != .pretty) || syslog != nil else { return }
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let extra = event.metadata { all.merge(extra) { $1 } }
         let line = Self.format(format, level: event.level, message: "\(event.message)", metadata: all, label: label, date: Date())
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        if writes, format != .pretty { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        syslog?.send(line, level: event.level)
     }
 
     /// One line in `format` (not `pretty`: swift-log writes that one).
