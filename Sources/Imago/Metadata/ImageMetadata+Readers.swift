@@ -2,7 +2,7 @@ import Foundation
 
 extension ImageMetadata {
     /// The metadata blocks of an encoded JPEG (`APP1` Exif, `APP1` XMP, `APP13` Photoshop IPTC),
-    /// PNG (`eXIf`, uncompressed `iTXt` `XML:com.adobe.xmp`) or WebP (`EXIF`, `XMP ` chunks) file;
+    /// PNG (`eXIf`; `iTXt` or `zTXt` `XML:com.adobe.xmp`, inflated up to ``maximumBlockSize``) or WebP (`EXIF`, `XMP ` chunks) file;
     /// `nil` for another format or a file that carries none. Malformed structures end the reading
     /// with what was found before them; nothing here traps on any bytes.
     package static func read(from data: Data) -> ImageMetadata? {
@@ -59,27 +59,38 @@ extension ImageMetadata {
             if name == "IEND" { break }
             if name == "eXIf", metadata.exif == nil {
                 metadata.exif = tiff(body)
-            } else if name == "iTXt", metadata.xmp == nil {
-                metadata.xmp = pngXMP(Array(body))
+            } else if name == "iTXt" || name == "zTXt", metadata.xmp == nil {
+                metadata.xmp = pngXMP(Array(body), isZTXt: name == "zTXt")
             }
             offset += 12 + length
         }
         return metadata
     }
 
-    /// The text of an `iTXt` chunk whose keyword is `XML:com.adobe.xmp` and whose text is not
-    /// compressed (what XMP's specification asks); `nil` otherwise.
-    static func pngXMP(_ body: [UInt8]) -> [UInt8]? {
-        // keyword \0, compression flag, method, language \0, translated keyword \0, text
-        guard body.count > pngXMPKeyword.count + 2, Array(body.prefix(pngXMPKeyword.count)) == pngXMPKeyword,
-            body[pngXMPKeyword.count] == 0, body[pngXMPKeyword.count + 1] == 0
-        else { return nil }
-        var index = pngXMPKeyword.count + 3
+    /// The text of an `iTXt` chunk (or a `zTXt` one, as libvips writes it) whose keyword is
+    /// `XML:com.adobe.xmp`, inflated when compressed; `nil` otherwise.
+    static func pngXMP(_ body: [UInt8], isZTXt: Bool = false) -> [UInt8]? {
+        let keyword = pngXMPKeyword.count
+        guard body.count > keyword + 2, Array(body.prefix(keyword)) == pngXMPKeyword, body[keyword] == 0 else { return nil }
+        if isZTXt {
+            // keyword \0, method 0, zlib stream
+            guard body[keyword + 1] == 0 else { return nil }
+            return inflated(body[(keyword + 2)...])
+        }
+        // keyword \0, compression flag, method 0, language \0, translated keyword \0, text
+        guard body.count > keyword + 3, body[keyword + 1] <= 1, body[keyword + 2] == 0 else { return nil }
+        var index = keyword + 3
         for _ in 0..<2 {
-            guard let end = body[index...].firstIndex(of: 0) else { return nil }
+            guard index <= body.count, let end = body[index...].firstIndex(of: 0) else { return nil }
             index = end + 1
         }
-        return block(body[index...])
+        return body[keyword + 1] == 1 ? inflated(body[index...]) : block(body[index...])
+    }
+
+    /// A zlib stream inflated, when it inflates within ``maximumBlockSize``.
+    private static func inflated(_ compressed: ArraySlice<UInt8>) -> [UInt8]? {
+        guard case .success(let text) = EmbeddedColor.inflate(Data(compressed), limit: maximumBlockSize) else { return nil }
+        return block(text)
     }
 
     /// The WebP's RIFF chunks.

@@ -88,6 +88,17 @@ import Testing
         #expect(try MetadataEmbedder.embed(source, in: encoded, format: .gif) == encoded, "GIF: nothing")
     }
 
+    /// libvips writes a PNG's XMP in a compressed `zTXt` chunk, others in a compressed `iTXt`.
+    @Test func compressedPNGTextIsInflated() throws {
+        let packet = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        let compressed = try #require(ColorProfileEmbedder.deflate(Data(packet)))
+        #expect(ImageMetadata.pngXMP(ImageMetadata.pngXMPKeyword + [0, 0] + compressed, isZTXt: true) == packet)
+        #expect(ImageMetadata.pngXMP(ImageMetadata.pngXMPKeyword + [0, 1, 0, 0, 0] + compressed) == packet)
+        #expect(ImageMetadata.pngXMP(ImageMetadata.pngXMPKeyword + [0, 0, 0, 0, 0] + packet) == packet)
+        #expect(ImageMetadata.pngXMP(ImageMetadata.pngXMPKeyword + [0, 1, 0, 0, 0] + packet) == nil, "not a zlib stream")
+        #expect(ImageMetadata.pngXMP(Array("Comment".utf8) + [0, 0, 0, 0, 0] + packet) == nil)
+    }
+
     @Test(arguments: [
         "<!DOCTYPE x><x/>", "<a><![CDATA[x]]></a>", "<a>&foo;</a>", "<a></b>", "<a>", "<a b=\"<\"/>", "<a b='1' b='2'/>",
         "<a>]]></a>", "<?php x ?><a/>", "<a/><b/>", "text<a/>", "<a>&#0;</a>", "<:a/>", "<a:/>", "<a:b:c/>",
