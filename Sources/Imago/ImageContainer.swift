@@ -61,6 +61,13 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         get { details.gainMap }
         set { changeDetails { $0.gainMap = newValue } }
     }
+    /// The source's EXIF, XMP and IPTC blocks, read when the request asked for them
+    /// (`ImageRequest.readsMetadata`); `nil` otherwise or when the source has none. Processing
+    /// keeps them. Default: `nil`.
+    package var metadata: ImageMetadata? {
+        get { details.metadata }
+        set { changeDetails { $0.metadata = newValue } }
+    }
     #if os(Linux)
     /// A conversion to sRGB the decoder left for after the thumbnail (see
     /// `DecodingContext.defersColorConversion`); the pipeline runs it before anything else sees
@@ -95,6 +102,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
         var colorProfileHandling = ColorProfileHandling.convertToSRGB
         var sourcePixelSize: PixelSize?
         var gainMap: GainMap?
+        var metadata: ImageMetadata?
         #if os(Linux)
         var pendingColorConversion: ColorTransform?
         #endif
@@ -115,6 +123,7 @@ public struct ImageContainer: @unchecked Sendable, CustomStringConvertible {
             copy.colorProfileHandling = colorProfileHandling
             copy.sourcePixelSize = sourcePixelSize
             copy.gainMap = gainMap
+            copy.metadata = metadata
             #if os(Linux)
             copy.pendingColorConversion = pendingColorConversion
             #endif
@@ -185,10 +194,11 @@ extension ImageContainer {
 }
 
 extension ImageContainer {
-    /// Bytes of decoded pixels held, a gain map's too: the memory cache's cost.
+    /// Bytes of decoded pixels held, a gain map's and the source's metadata too: the memory cache's cost.
     public var cost: Int {
         let size = pixelSize
         return size.width * size.height * Bitmap.bytesPerPixel * max(frames.count, 1) + (gainMap?.bitmap.byteCount ?? 0)
+            + (metadata?.byteCount ?? 0)
     }
 }
 

@@ -113,6 +113,15 @@ public struct ImageRequest: Sendable {
         get { storage.prefersEmbeddedThumbnail }
         set { change { $0.prefersEmbeddedThumbnail = newValue } }
     }
+    /// Whether the source's EXIF, XMP and IPTC blocks are read from its bytes and carried with the
+    /// decoded image (`ImageContainer.metadata`), for an encoder to write them back (the image
+    /// proxy's `strip_metadata` and `keep_copyright`). Part of the cache keys, so images with and
+    /// without them never share an entry; a request that reads them never stores or reads a
+    /// processed variant on disk (that copy would have lost them). Default: `false`.
+    package var readsMetadata: Bool {
+        get { storage.readsMetadata }
+        set { change { $0.readsMetadata = newValue } }
+    }
     /// Replaces the URL in the cache key, for URLs that carry changing tokens.
     public var cacheKeyOverride: String? {
         get { storage.cacheKeyOverride }
@@ -176,6 +185,7 @@ public struct ImageRequest: Sendable {
         var maximumAnimationFrames: Int?
         var maximumAnimationFramePixels: Int?
         var prefersEmbeddedThumbnail = false
+        var readsMetadata = false
 
         init(
             url: URL, headers: [String: String], maximumPixelSize: Int?, processors: [any ImageProcessing],
@@ -204,6 +214,7 @@ public struct ImageRequest: Sendable {
             copy.maximumAnimationFrames = maximumAnimationFrames
             copy.maximumAnimationFramePixels = maximumAnimationFramePixels
             copy.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+            copy.readsMetadata = readsMetadata
             return copy
         }
     }
@@ -252,6 +263,10 @@ public struct ImageRequest: Sendable {
             }
             if request.prefersEmbeddedThumbnail {
                 key.appendStep("embeddedThumbnail", isFirst: isFirst)
+                isFirst = false
+            }
+            if request.readsMetadata {
+                key.appendStep("metadata", isFirst: isFirst)
             }
             processed = key
         }

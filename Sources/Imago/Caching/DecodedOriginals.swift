@@ -20,6 +20,8 @@ final class DecodedOriginals: Sendable {
         var frames: Int?
         /// Whether the decode is of the source's embedded thumbnail (``ImageRequest/prefersEmbeddedThumbnail``).
         var embeddedThumbnail = false
+        /// Whether the decode carries the source's metadata (`ImageRequest.readsMetadata`).
+        var metadata = false
     }
 
     /// One decode of one source.

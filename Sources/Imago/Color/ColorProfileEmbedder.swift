@@ -116,7 +116,7 @@ enum ColorProfileEmbedder {
 
     /// The canvas size of a simple WebP (a `VP8 ` or `VP8L` chunk at offset 12) and whether a
     /// lossless one uses alpha.
-    private static func canvasSize(_ bytes: [UInt8], _ type: String) -> (width: Int, height: Int, alpha: Bool)? {
+    static func canvasSize(_ bytes: [UInt8], _ type: String) -> (width: Int, height: Int, alpha: Bool)? {
         let data = 20
         switch type {
         case "VP8 ":

@@ -120,7 +120,8 @@ final class DiskWriter: Sendable {
 
     /// Whether processed variants are read from and written to disk for `request`.
     func keepsProcessedImages(for request: ImageRequest) -> Bool {
-        storesProcessedImages && request.isProcessed && diskCache != nil
+        // A variant re-encoded for the disk would lose the source's metadata.
+        storesProcessedImages && request.isProcessed && diskCache != nil && !request.readsMetadata
     }
 
     /// Stores a processed variant made from `original` (JPEG when opaque, with its gain map if it has

@@ -23,7 +23,7 @@ extension ImagePipeline {
         return OriginalNeed(
             source: DecodedOriginals.SourceKey(
                 original: request.originalKey, handling: request.colorProfileHandling, frames: request.maximumAnimationFrames,
-                embeddedThumbnail: request.prefersEmbeddedThumbnail),
+                embeddedThumbnail: request.prefersEmbeddedThumbnail, metadata: request.readsMetadata),
             requiredScale: requiredScale)
     }
 
@@ -139,7 +139,7 @@ extension ImagePipeline {
             loaded: loaded, url: request.url, header: header, oriented: sized, reduction: reduction,
             handling: request.colorProfileHandling, expiresAt: expiresAt, isStorable: isStorable,
             unknownPixels: unknownSourcePixels(for: request), frameLimit: request.maximumAnimationFrames,
-            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail)
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, readsMetadata: request.readsMetadata)
         let now = configuration.now()
         var result: Result<DecodedOriginals.Entry, Error>
         repeat {
@@ -195,6 +195,8 @@ extension ImagePipeline {
         var frameLimit: Int?
         /// Whether the source's embedded thumbnail is decoded (``ImageRequest/prefersEmbeddedThumbnail``).
         var prefersEmbeddedThumbnail: Bool
+        /// Whether the source's metadata is read and kept with the decode (``ImageRequest/readsMetadata``).
+        var readsMetadata = false
     }
 
     /// Decodes an original at its reduction within the decode budget, counts it, and reduces at
@@ -225,6 +227,7 @@ extension ImagePipeline {
         var kept = container
         let decoded = container.pixelSize
         kept.sourcePixelSize = decode.oriented.map { Self.orientedSize($0, decoded: decoded) } ?? decoded
+        if decode.readsMetadata { kept.metadata = ImageMetadata.read(from: data) }
         return DecodedOriginals.Entry(
             container: kept, expiresAt: decode.expiresAt, isStorable: decode.isStorable, fingerprint: decode.loaded.fingerprint,
             encodedByteCount: data.count, lastModified: decode.loaded.lastModified)

@@ -204,7 +204,9 @@ extension ImagePipeline {
         context.defersColorConversion = request.thumbnailSize != nil
         context.frameLimit = request.maximumAnimationFrames
         context.prefersEmbeddedThumbnail = request.prefersEmbeddedThumbnail
-        return try configuration.decoders.decode(data, context: context)
+        var container = try configuration.decoders.decode(data, context: context)
+        if request.readsMetadata { container.metadata = ImageMetadata.read(from: data) }
+        return container
     }
 
     /// A lenient decode of a damaged source is logged once, at `notice`: the image shows, but not

@@ -86,8 +86,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Sharpening of the result (an unsharp mask), sigma in pixels (0.01...100); `nil`: none.
     /// Default: `nil`.
     public var sharpenSigma: Double?
-    /// imgproxy's `strip_metadata`. Outputs never carry the source's EXIF, XMP or IPTC, so both
-    /// values give the same bytes; kept so URLs written for imgproxy parse. Default: `nil`.
+    /// imgproxy's `strip_metadata`: whether the source's EXIF, XMP and IPTC are left out of the
+    /// output (all but its authorship when ``keepCopyright`` says so); `false` writes them all into
+    /// JPEG, PNG and WebP output (EXIF's orientation as 1, the pixels being upright; IPTC in JPEG
+    /// only). `nil`: ``ImageProxyConfiguration/stripsMetadata``. Default: `nil`.
     public var stripMetadata: Bool?
     /// Unix time after which the URL answers 404 `expired`; `nil` (or a time ≤ 0): never.
     /// Default: `nil`.
@@ -172,9 +174,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether `Content-Disposition` says `attachment` (download) rather than `inline`. imgproxy's
     /// `return_attachment`. Default: `false`.
     public var returnAttachment = false
-    /// imgproxy's `keep_copyright`: which metadata survives `strip_metadata`. Outputs never carry
-    /// the source's EXIF, XMP or IPTC here, copyright included, so it changes nothing; accepted so
-    /// URLs written for imgproxy parse. Default: `nil`.
+    /// imgproxy's `keep_copyright`: whether stripping metadata (``stripMetadata``) keeps the
+    /// source's authorship: EXIF `Copyright` and `Artist`, IPTC 2:80, 2:110 and 2:116, XMP's `dc`
+    /// rights, creator, contributor and publisher and its `xmpRights` and `cc` namespaces. `nil`:
+    /// ``ImageProxyConfiguration/keepsCopyright``. Default: `nil`.
     public var keepCopyright: Bool?
     /// imgproxy's `preserve_hdr`. HDR is not kept yet (issue 41): every output is 8 bits per
     /// channel, whatever this says; accepted so URLs written for imgproxy parse. Default: `nil`.

@@ -45,7 +45,8 @@ import Imago
 /// | `wm`, `watermark` | `opacity:position:x:y:scale` | opacity 0...1; `re` replicates; scale > 0 |
 /// | `wmu`, `watermark_url` | a base64url-encoded URL | the watermark for this request |
 /// | `eth`, `enforce_thumbnail` | boolean | a HEIF or AVIF source's embedded thumbnail, when it has one |
-/// | `kcr`, `keep_copyright`; `ph`, `preserve_hdr` | boolean | accepted, no effect |
+/// | `kcr`, `keep_copyright` | boolean | with `sm`, the source's authorship is kept |
+/// | `ph`, `preserve_hdr` | boolean | accepted, no effect |
 struct ProcessingOptionsParser {
     /// The largest width or height a URL may name (before the ratio).
     static let maximumLength = 100_000

@@ -11,14 +11,19 @@ extension ImageProxy {
     /// ``GainMapJPEGWriter``); with `maximumBytes`, a lossy format (JPEG, WebP, AVIF, JPEG XL) is
     /// encoded again at lower qualities until it fits or a try was at quality 10 or lower (imgproxy's `max_bytes`; that
     /// try is answered even if it is still larger). PNG and GIF have no quality to lower: they are
-    /// written once. `settings` say how each format is written beyond quality.
+    /// written once. `settings` say how each format is written beyond quality. `metadata` is
+    /// written into JPEG, PNG and WebP (``MetadataEmbedder``), without its XMP beside a gain map
+    /// (whose `hdrgm` packet must be the file's XMP).
     static func encode(
         _ bitmap: Bitmap, as format: ImageFormat, quality: Double, profile: ColorProfile?, gainMap: GainMap? = nil,
-        maximumBytes: Int?, settings: ProxyEncoderSettings = ProxyEncoderSettings()
+        metadata: ImageMetadata? = nil, maximumBytes: Int?, settings: ProxyEncoderSettings = ProxyEncoderSettings()
     ) throws(ImagePipeline.Error) -> Data {
         var percent = max(1, min(100, Int((quality * 100).rounded())))
+        var metadata = metadata
+        if gainMap != nil, format == .jpeg { metadata?.xmp = nil }
         while true {
             var data = try encode(bitmap, as: format, quality: Double(percent) / 100, profile: profile, settings: settings)
+            if let metadata { data = try MetadataEmbedder.embed(metadata, in: data, format: format) }
             if format == .jpeg, let gainMap {
                 data = try GainMapJPEGWriter.write(gainMap, base: data, quality: Double(percent) / 100)
             }

@@ -49,8 +49,8 @@ extension ImageProxy {
             // Pixels that kept the source's profile (`scp:0`) carry it; sRGB goes out without one.
             let data = try Self.encode(
                 bitmap, as: format, quality: quality, profile: response.container.pixelColorProfile,
-                gainMap: format == .jpeg ? gainMap : nil, maximumBytes: options.maximumBytes,
-                settings: configuration.encoderSettings)
+                gainMap: format == .jpeg ? gainMap : nil, metadata: metadata(of: response.container, for: options),
+                maximumBytes: options.maximumBytes, settings: configuration.encoderSettings)
             var image = EncodedImage(
                 data: data, contentType: Self.contentType(format), etag: Self.etag(data), width: bitmap.width,
                 height: bitmap.height, expiresAt: response.expiresAt, isStorable: response.isStorable,
@@ -140,6 +140,9 @@ extension ImageProxy {
         request.maximumSourceByteCount = options.maximumSourceBytes
         request.maximumSourcePixelCount = options.maximumSourcePixels
         request.prefersEmbeddedThumbnail = options.enforceThumbnail ?? configuration.enforcesThumbnail
+        // Always, whatever this path keeps of it: every variant of a source then shares one decode
+        // (the metadata costs a few kilobytes beside its pixels, `ImageMetadata.maximumBlockSize` at most a block).
+        request.readsMetadata = true
         applyAnimationLimits(to: &request, options: options, format: format)
         if [LocalFileDataLoader.scheme, FallbackImage.scheme].contains(parsed.source.scheme?.lowercased()) {
             // A local file is as near as the disk cache, and a copy there would outlive a change

@@ -319,7 +319,7 @@ public final class ImageProxy: Sendable {
         }
         let scheme = parsed.source.scheme?.lowercased()
         return ResponsePlan(
-            key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(parsed.source.absoluteString)",
+            key: "\(negotiated)|\(options.canonical)|\(strips ? "srgb" : "kept")|\(metadataChoice(options))|\(parsed.source.absoluteString)",
             format: format, maxAge: maxAge,
             varies: options.format == .auto || configuration.enforcesJXL || configuration.enforcesAVIF || configuration.enforcesWebP,
             canonical: configuration.setsCanonicalHeader && (scheme == "http" || scheme == "https") ? parsed.source.absoluteString : nil)

@@ -41,6 +41,16 @@ public struct ImageProxyConfiguration: Sendable {
     /// says `scp:0` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`); `false` keeps each source's pixels
     /// and profile unless a URL says `scp:1`. Default: `true`, as imgproxy and browsers expect.
     public var stripsColorProfile: Bool = true
+    /// Whether outputs leave out the source's EXIF, XMP and IPTC when a URL says nothing (`sm`),
+    /// keeping only its authorship when ``keepsCopyright`` says so (imgproxy's
+    /// `IMGPROXY_STRIP_METADATA`); `false` writes all of it into JPEG, PNG and WebP output
+    /// (EXIF's orientation as 1, since the pixels are turned upright). Default: `true`.
+    public var stripsMetadata: Bool = true
+    /// Whether stripping metadata keeps the source's copyright and authorship when a URL says
+    /// nothing (`kcr`): EXIF `Copyright` and `Artist`, IPTC 2:80, 2:110 and 2:116, XMP's `dc`
+    /// rights, creator, contributor and publisher and its `xmpRights` and `cc` namespaces
+    /// (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`). Default: `true`, as imgproxy.
+    public var keepsCopyright: Bool = true
     /// The presets paths may name (`pr:NAME`), and whether paths name presets only
     /// (`--preset NAME=OPTIONS`, `--only-presets`). Default: none.
     public var presets: ProcessingPresets = .none

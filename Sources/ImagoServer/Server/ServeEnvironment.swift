@@ -60,6 +60,10 @@ package struct ServeEnvironment: Sendable {
     package var allowsLinkLocalSourceAddresses: Bool?
     /// `IMGPROXY_STRIP_COLOR_PROFILE`.
     package var stripsColorProfile: Bool?
+    /// `IMGPROXY_STRIP_METADATA`.
+    package var stripsMetadata: Bool?
+    /// `IMGPROXY_KEEP_COPYRIGHT`.
+    package var keepsCopyright: Bool?
     /// `IMGPROXY_DOWNLOAD_TIMEOUT`, seconds.
     package var downloadTimeout: Int?
     /// `IMGPROXY_USER_AGENT`: the `User-Agent` of source requests.
@@ -188,6 +192,8 @@ package struct ServeEnvironment: Sendable {
         allowsPrivateSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
         allowsLinkLocalSourceAddresses = try reader.boolean("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES")
         stripsColorProfile = try reader.boolean("IMGPROXY_STRIP_COLOR_PROFILE")
+        stripsMetadata = try reader.boolean("IMGPROXY_STRIP_METADATA")
+        keepsCopyright = try reader.boolean("IMGPROXY_KEEP_COPYRIGHT")
         downloadTimeout = try reader.integer("IMGPROXY_DOWNLOAD_TIMEOUT", in: 1...3600)
         userAgent = reader.text("IMGPROXY_USER_AGENT")
         readRequestTimeout = try reader.integer("IMGPROXY_READ_REQUEST_TIMEOUT", in: 1...3600)
@@ -321,6 +327,8 @@ extension ServeEnvironment {
         if let maximumSourcePixels { configuration.decodingLimits.maximumSourcePixelCount = maximumSourcePixels }
         if let maximumSourceBytes { configuration.loaderConfiguration.maximumBodySize = maximumSourceBytes }
         if let quality { configuration.defaultQuality = quality }
+        if let stripsMetadata { configuration.stripsMetadata = stripsMetadata }
+        if let keepsCopyright { configuration.keepsCopyright = keepsCopyright }
         let formats: [String: ImageFormat] = ["jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "jxl": .jxl]
         for (name, quality) in formatQualities {
             if let format = formats[name] { configuration.formatQualities[format] = quality }

@@ -19,7 +19,7 @@ import Testing
     static let harnesses = [
         "jpeg", "png", "gif", "webp", "heif-avif", "jpeg-scans", "probe", "exif", "disk-entry", "http-headers",
         "processing-url", "colour-profile", "resumption", "jpeg-preview", "http-date", "jpeg-scan-selection", "jxl",
-        "gain-map", "content-disposition",
+        "gain-map", "content-disposition", "metadata",
     ]
 
     @Test func everyHarnessFolderIsReplayed() throws {
@@ -113,6 +113,7 @@ enum FuzzCorpus {
         case "http-date": httpDate(data)
         case "jpeg-scan-selection": jpegScanSelection(data)
         case "gain-map": gainMap(data)
+        case "metadata": metadata(data)
         default: preconditionFailure("no replay for harness \(harness)")
         }
     }
