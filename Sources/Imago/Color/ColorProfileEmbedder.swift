@@ -62,10 +62,10 @@ enum ColorProfileEmbedder {
         var body = [UInt8]("ICC Profile".utf8) + [0, 0]
         body += compressed
         guard body.count < Int(Int32.max) else { throw .encodingFailed(.png, reason: "the colour profile is too large") }
-        var chunk = bigEndian(UInt32(body.count))
+        var chunk = ByteOrder.bigEndian(UInt32(body.count))
         let typed = Array("iCCP".utf8) + body
         chunk += typed
-        chunk += bigEndian(Checksum.crc32(typed))
+        chunk += ByteOrder.bigEndian(Checksum.crc32(typed))
         var output = Data(bytes[0..<33])
         output.append(contentsOf: chunk)
         // The chunks after IHDR, less the colour declarations the profile replaces.
@@ -83,58 +83,12 @@ enum ColorProfileEmbedder {
     }
 
     private static func webp(_ profile: Data, _ encoded: Data) throws(ImagePipeline.Error) -> Data {
-        let bytes = [UInt8](encoded)
-        guard bytes.count >= 20, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WEBP".utf8) else {
-            throw .encodingFailed(.webp, reason: "cannot write the colour profile: the encoder's output is not a WebP")
-        }
-        guard profile.count < Int(UInt32.max) - 64, bytes.count < Int(UInt32.max) - profile.count - 64 else {
+        guard profile.count < Int(UInt32.max) - 64, encoded.count < Int(UInt32.max) - profile.count - 64 else {
             throw .encodingFailed(.webp, reason: "the colour profile is too large")
         }
-        var iccp = Array("ICCP".utf8) + littleEndian(UInt32(profile.count)) + [UInt8](profile)
-        if profile.count % 2 == 1 { iccp.append(0) }
-        let firstType = String(decoding: bytes[12..<16], as: UTF8.self)
-        var chunks: [UInt8]
-        if firstType == "VP8X" {
-            guard bytes.count >= 30 else {
-                throw .encodingFailed(.webp, reason: "cannot write the colour profile: the WebP's VP8X chunk is cut short")
-            }
-            // Flags byte: bit 5 (0x20) says an ICC profile follows.
-            var extended = Array(bytes[12..<30])
-            extended[8] |= 0x20
-            chunks = extended + iccp + Array(bytes[30...])
-        } else {
-            guard let size = canvasSize(bytes, firstType) else {
-                throw .encodingFailed(.webp, reason: "cannot write the colour profile: the WebP bitstream has no readable size")
-            }
-            let flags: UInt8 = 0x20 | (size.alpha ? 0x10 : 0)
-            let header: [UInt8] = Array("VP8X".utf8) + littleEndian(UInt32(10)) + [flags, 0, 0, 0]
-                + littleEndian24(size.width - 1) + littleEndian24(size.height - 1)
-            chunks = header + iccp + Array(bytes[12...])
-        }
-        return Data(Array("RIFF".utf8) + littleEndian(UInt32(4 + chunks.count)) + Array("WEBP".utf8) + chunks)
-    }
-
-    /// The canvas size of a simple WebP (a `VP8 ` or `VP8L` chunk at offset 12) and whether a
-    /// lossless one uses alpha.
-    static func canvasSize(_ bytes: [UInt8], _ type: String) -> (width: Int, height: Int, alpha: Bool)? {
-        let data = 20
-        switch type {
-        case "VP8 ":
-            // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height.
-            guard bytes.count >= data + 10, bytes[data + 3] == 0x9D, bytes[data + 4] == 0x01, bytes[data + 5] == 0x2A
-            else { return nil }
-            let width = (Int(bytes[data + 6]) | Int(bytes[data + 7]) << 8) & 0x3FFF
-            let height = (Int(bytes[data + 8]) | Int(bytes[data + 9]) << 8) & 0x3FFF
-            return width > 0 && height > 0 ? (width, height, false) : nil
-        case "VP8L":
-            // Signature 0x2F, then 14 bits width - 1, 14 bits height - 1, 1 bit alpha.
-            guard bytes.count >= data + 5, bytes[data] == 0x2F else { return nil }
-            let bits = UInt32(bytes[data + 1]) | UInt32(bytes[data + 2]) << 8 | UInt32(bytes[data + 3]) << 16
-                | UInt32(bytes[data + 4]) << 24
-            return (Int(bits & 0x3FFF) + 1, Int(bits >> 14 & 0x3FFF) + 1, bits >> 28 & 1 == 1)
-        default:
-            return nil
-        }
+        // Flag 0x20: an ICC profile follows VP8X.
+        return try WebPChunks.extend(
+            encoded, flags: 0x20, leading: WebPChunks.chunk("ICCP", [UInt8](profile)), writing: "the colour profile")
     }
 
     /// zlib-compressed `data` (for `iCCP`).
@@ -147,17 +101,5 @@ enum ColorProfileEmbedder {
         }
         guard status == Z_OK else { return nil }
         return Array(output.prefix(Int(length)))
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func littleEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-    }
-
-    private static func littleEndian24(_ value: Int) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
     }
 }

@@ -57,7 +57,7 @@ package enum MetadataEmbedder {
         func append(_ type: String, _ body: [UInt8]) {
             guard body.count <= ImageMetadata.maximumBlockSize * 2 else { return }
             let typed = Array(type.utf8) + body
-            chunks += bigEndian(UInt32(body.count)) + typed + bigEndian(Checksum.crc32(typed))
+            chunks += ByteOrder.bigEndian(UInt32(body.count)) + typed + ByteOrder.bigEndian(Checksum.crc32(typed))
         }
         if let exif = metadata.exif { append("eXIf", exif) }
         // keyword, NUL, uncompressed (0), method 0, no language, NUL, no translated keyword, NUL
@@ -69,52 +69,16 @@ package enum MetadataEmbedder {
     }
 
     private static func webp(_ metadata: ImageMetadata, _ encoded: Data) throws(ImagePipeline.Error) -> Data {
-        let bytes = [UInt8](encoded)
-        guard bytes.count >= 20, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WEBP".utf8) else {
-            throw .encodingFailed(.webp, reason: "cannot write the metadata: the encoder's output is not a WebP")
-        }
         var trailer: [UInt8] = []
         var flags: UInt8 = 0
         func append(_ type: String, _ body: [UInt8], flag: UInt8) {
             guard body.count <= ImageMetadata.maximumBlockSize * 2 else { return }
-            trailer += Array(type.utf8) + littleEndian(UInt32(body.count)) + body
-            if body.count & 1 == 1 { trailer.append(0) }
+            trailer += WebPChunks.chunk(type, body)
             flags |= flag
         }
         if let exif = metadata.exif { append("EXIF", exif, flag: 0x08) }
         if let xmp = metadata.xmp { append("XMP ", xmp, flag: 0x04) }
         guard flags != 0 else { return encoded }
-        let firstType = String(decoding: bytes[12..<16], as: UTF8.self)
-        var chunks: [UInt8]
-        if firstType == "VP8X" {
-            guard bytes.count >= 30 else {
-                throw .encodingFailed(.webp, reason: "cannot write the metadata: the WebP's VP8X chunk is cut short")
-            }
-            var extended = Array(bytes[12..<30])
-            extended[8] |= flags
-            chunks = extended + Array(bytes[30...])
-        } else {
-            guard let size = ColorProfileEmbedder.canvasSize(bytes, firstType) else {
-                throw .encodingFailed(.webp, reason: "cannot write the metadata: the WebP bitstream has no readable size")
-            }
-            let header: [UInt8] = Array("VP8X".utf8) + littleEndian(UInt32(10)) + [flags | (size.alpha ? 0x10 : 0), 0, 0, 0]
-                + littleEndian24(size.width - 1) + littleEndian24(size.height - 1)
-            chunks = header + Array(bytes[12...])
-        }
-        chunks += trailer
-        guard chunks.count < Int(UInt32.max) - 4 else { throw .encodingFailed(.webp, reason: "the metadata is too large") }
-        return Data(Array("RIFF".utf8) + littleEndian(UInt32(4 + chunks.count)) + Array("WEBP".utf8) + chunks)
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func littleEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-    }
-
-    private static func littleEndian24(_ value: Int) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+        return try WebPChunks.extend(encoded, flags: flags, trailing: trailer, writing: "the metadata")
     }
 }
