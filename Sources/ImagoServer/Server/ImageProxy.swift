@@ -18,7 +18,7 @@ public final class ImageProxy: Sendable {
     public let pipeline: ImagePipeline
     public let metrics: ServerMetrics
     let admission: AdmissionQueue
-    private let responses: MemoryCache<String, EncodedImage>
+    let responses: MemoryCache<String, EncodedImage>
     private let loader: GuardedDataLoader
     /// The configuration's source policy, with `local:` sources allowed when there is a root.
     let sourcePolicy: SourcePolicy
@@ -87,21 +87,6 @@ public final class ImageProxy: Sendable {
     /// Closes the source connections.
     public func shutdown() async {
         try? await loader.shutdown()
-    }
-
-    /// Requests running and waiting for a slot.
-    public var admissionCounts: (running: Int, waiting: Int) { admission.counts }
-
-    /// Sources decoded since start (the pipeline's ``ImagePipeline/Statistics/decodeCount``).
-    public var decodeCount: Int { pipeline.statistics().decodeCount }
-
-    /// Bytes of encoded responses in the proxy's memory cache.
-    package var responseCacheBytes: Int { responses.totalCost }
-
-    /// Bytes and entries in the decoded tier (the pipeline's tier of decoded originals).
-    public var decodedTierTotals: (bytes: Int, count: Int) {
-        let statistics = pipeline.statistics()
-        return (statistics.decodedOriginalsCost, statistics.decodedOriginalsCount)
     }
 
     /// Answers `GET path` (no query string) with the client's `Accept`, `If-None-Match` and
